@@ -1,0 +1,356 @@
+/**
+ * Arithmetic instructions compiled to JavaScript once per kernel: one small function per IR
+ * instruction with a 32-lane loop over typed arrays, so V8 optimises each on its own. Pure arithmetic
+ * computes every lane (inactive lanes' results are never read: the builder confines a value to the
+ * block that defines it); only moves into k.let() variables are masked.
+ */
+import type { Instr, Operand, ScalarKind, ValueType } from '../ir/types.js';
+import { isFloat, isSigned, storageOf } from '../ir/typesys.js';
+import type { Warp } from './warp.js';
+
+export type Exec = (w: Warp) => void;
+
+/** helpers visible to generated code */
+const f32buf = new Float32Array(1);
+const i32buf = new Int32Array(f32buf.buffer);
+const f64buf = new Float64Array(1);
+const i64buf = new BigInt64Array(f64buf.buffer);
+const H = {
+  f2i(x: number): number {
+    f32buf[0] = x;
+    return i32buf[0] as number;
+  },
+  i2f(x: number): number {
+    i32buf[0] = x;
+    return f32buf[0] as number;
+  },
+  d2l(x: number): bigint {
+    f64buf[0] = x;
+    return i64buf[0] as bigint;
+  },
+  l2d(x: bigint): number {
+    i64buf[0] = x;
+    return f64buf[0] as number;
+  },
+  brev(x: number): number {
+    let r = 0;
+    for (let i = 0; i < 32; i++) r = (r << 1) | ((x >>> i) & 1);
+    return r | 0;
+  },
+  popc(x: number): number {
+    x = x - ((x >>> 1) & 0x55555555);
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  },
+  mulhiS(a: number, b: number): number {
+    return Number((BigInt(a) * BigInt(b)) >> 32n) | 0;
+  },
+  mulhiU(a: number, b: number): number {
+    return Number((BigInt(a >>> 0) * BigInt(b >>> 0)) >> 32n) | 0;
+  },
+  /** float -> integer conversion with PTX's saturation (cvt.rzi) */
+  f2int(x: number, lo: number, hi: number): number {
+    if (x !== x) return 0;
+    const t = Math.trunc(x);
+    return t < lo ? lo : t > hi ? hi : t;
+  },
+  f2long(x: number, signed: boolean): bigint {
+    if (x !== x) return 0n;
+    const t = Math.trunc(x);
+    if (signed) {
+      if (t <= -9223372036854775808) return -9223372036854775808n;
+      if (t >= 9223372036854775807) return 9223372036854775807n;
+      return BigInt(t);
+    }
+    if (t <= 0) return 0n;
+    if (t >= 18446744073709551615) return -1n;
+    return BigInt.asIntN(64, BigInt(t));
+  },
+};
+export type Helpers = typeof H;
+
+const RANGE: Partial<Record<ScalarKind, [number, number]>> = {
+  i8: [-128, 127],
+  u8: [0, 255],
+  i16: [-32768, 32767],
+  u16: [0, 65535],
+  i32: [-2147483648, 2147483647],
+  u32: [0, 4294967295],
+};
+
+/** normalise an int32-storage expression to the type's representation */
+function norm(kind: ScalarKind, e: string): string {
+  switch (kind) {
+    case 'i8':
+      return `((${e}) << 24 >> 24)`;
+    case 'u8':
+      return `((${e}) & 255)`;
+    case 'i16':
+      return `((${e}) << 16 >> 16)`;
+    case 'u16':
+      return `((${e}) & 65535)`;
+    case 'pred':
+      return `((${e}) & 1)`;
+    default:
+      return `((${e}) | 0)`;
+  }
+}
+
+function kindOf(t: ValueType): ScalarKind | 'ptr' {
+  return t.tag === 'ptr' ? 'ptr' : t.kind;
+}
+
+class Gen {
+  private readonly decls: string[] = [];
+  private readonly seen = new Map<number, string>();
+  /** an expression for lane `l` of operand o */
+  lane(o: Operand): string {
+    if ('imm' in o) return literal(o.imm, o.type);
+    let name = this.seen.get(o.reg);
+    if (!name) {
+      name = `r${o.reg}`;
+      this.seen.set(o.reg, name);
+      this.decls.push(`const ${name} = w.regs[${o.reg}];`);
+    }
+    return `${name}[l]`;
+  }
+  dst(reg: number): string {
+    let name = this.seen.get(reg);
+    if (!name) {
+      name = `r${reg}`;
+      this.seen.set(reg, name);
+      this.decls.push(`const ${name} = w.regs[${reg}];`);
+    }
+    return name;
+  }
+  fn(loopBody: string, masked: boolean): Exec {
+    const loop = masked
+      ? `const m = w.mask; if (m === -1) { for (let l = 0; l < 32; l++) { ${loopBody} } } else { for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${loopBody} } } }`
+      : `for (let l = 0; l < 32; l++) { ${loopBody} }`;
+    const src = `return function exec(w) { ${this.decls.join(' ')} ${loop} };`;
+    return new Function('H', src)(H) as Exec;
+  }
+}
+
+function literal(v: number | bigint, t: ValueType): string {
+  if (typeof v === 'bigint') return `${BigInt.asIntN(64, v)}n`;
+  const k = kindOf(t);
+  if (k === 'i64' || k === 'u64') return `${BigInt.asIntN(64, BigInt(Math.trunc(v)))}n`;
+  if (k === 'f32') return numLit(Math.fround(v));
+  if (k === 'f64' || k === 'ptr') return numLit(v);
+  if (k === 'u32') return numLit(v | 0);
+  return numLit(Math.trunc(v) | 0);
+}
+function numLit(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '-Infinity';
+  if (Object.is(v, -0)) return '-0';
+  return `(${String(v)})`;
+}
+
+function binaryExpr(fn: string, t: ValueType, A: string, B: string): string {
+  const k = kindOf(t);
+  if (k === 'f32' || k === 'f64') {
+    switch (fn) {
+      case 'add': return `${A} + ${B}`;
+      case 'sub': return `${A} - ${B}`;
+      case 'mul': return `${A} * ${B}`;
+      case 'div': return `${A} / ${B}`;
+      case 'rem': return `${A} % ${B}`;
+      case 'min': return `Math.min(${A}, ${B})`;
+      case 'max': return `Math.max(${A}, ${B})`;
+    }
+    throw new Error(`no ${fn} for ${k}`);
+  }
+  if (k === 'i64' || k === 'u64') {
+    const s = k === 'i64';
+    const U = (x: string) => `BigInt.asUintN(64, ${x})`;
+    const wrap = (x: string) => `BigInt.asIntN(64, ${x})`;
+    switch (fn) {
+      case 'add': return wrap(`${A} + ${B}`);
+      case 'sub': return wrap(`${A} - ${B}`);
+      case 'mul': return wrap(`${A} * ${B}`);
+      case 'div': return s ? `(${B} === 0n ? -1n : ${wrap(`${A} / ${B}`)})` : `(${B} === 0n ? -1n : ${wrap(`${U(A)} / ${U(B)}`)})`;
+      case 'rem': return s ? `(${B} === 0n ? ${A} : ${A} % ${B})` : `(${B} === 0n ? ${A} : ${wrap(`${U(A)} % ${U(B)}`)})`;
+      case 'and': return `(${A} & ${B})`;
+      case 'or': return `(${A} | ${B})`;
+      case 'xor': return `(${A} ^ ${B})`;
+      case 'shl': return `(${U(B)} >= 64n ? 0n : ${wrap(`${A} << ${U(B)}`)})`;
+      case 'shr': return s ? `(${A} >> (${U(B)} >= 63n ? 63n : ${U(B)}))` : `(${U(B)} >= 64n ? 0n : ${wrap(`${U(A)} >> ${U(B)}`)})`;
+      case 'min': return s ? `(${A} < ${B} ? ${A} : ${B})` : `(${U(A)} < ${U(B)} ? ${A} : ${B})`;
+      case 'max': return s ? `(${A} > ${B} ? ${A} : ${B})` : `(${U(A)} > ${U(B)} ? ${A} : ${B})`;
+      case 'mulhi': return s ? wrap(`(${A} * ${B}) >> 64n`) : wrap(`(${U(A)} * ${U(B)}) >> 64n`);
+    }
+    throw new Error(`no ${fn} for ${k}`);
+  }
+  const kk = k as ScalarKind;
+  const signed = isSigned(t);
+  const n = (e: string) => norm(kk, e);
+  const U = (x: string) => `(${x} >>> 0)`;
+  const width = kk === 'i8' || kk === 'u8' ? 8 : kk === 'i16' || kk === 'u16' ? 16 : 32;
+  switch (fn) {
+    case 'add': return n(`${A} + ${B}`);
+    case 'sub': return n(`${A} - ${B}`);
+    case 'mul': return n(`Math.imul(${A}, ${B})`);
+    case 'div': return signed ? `(${B} === 0 ? -1 : ${n(`Math.trunc(${A} / ${B})`)})` : `(${B} === 0 ? ${n('-1')} : ${n(`Math.trunc(${U(A)} / ${U(B)})`)})`;
+    case 'rem': return signed ? `(${B} === 0 ? ${A} : ${n(`${A} % ${B}`)})` : `(${B} === 0 ? ${A} : ${n(`${U(A)} % ${U(B)}`)})`;
+    case 'and': return `(${A} & ${B})`;
+    case 'or': return `(${A} | ${B})`;
+    case 'xor': return `(${A} ^ ${B})`;
+    case 'shl': return `(${U(B)} >= ${width} ? 0 : ${n(`${A} << ${B}`)})`;
+    case 'shr': return signed ? `(${A} >> (${U(B)} >= 31 ? 31 : ${B}))` : `(${U(B)} >= ${width} ? 0 : ${n(`${U(A)} >>> ${B}`)})`;
+    case 'min': return signed ? `(${A} < ${B} ? ${A} : ${B})` : `(${U(A)} < ${U(B)} ? ${A} : ${B})`;
+    case 'max': return signed ? `(${A} > ${B} ? ${A} : ${B})` : `(${U(A)} > ${U(B)} ? ${A} : ${B})`;
+    case 'mulhi': return signed ? `H.mulhiS(${A}, ${B})` : `H.mulhiU(${A}, ${B})`;
+  }
+  throw new Error(`no ${fn} for ${k}`);
+}
+
+function cmpExpr(fn: string, t: ValueType, A: string, B: string): string {
+  const k = kindOf(t);
+  const ops: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '===', ne: '!==' };
+  const op = ops[fn] as string;
+  let a = A;
+  let b = B;
+  if (k === 'u32') {
+    a = `(${A} >>> 0)`;
+    b = `(${B} >>> 0)`;
+  } else if (k === 'u64') {
+    a = `BigInt.asUintN(64, ${A})`;
+    b = `BigInt.asUintN(64, ${B})`;
+  }
+  return `(${a} ${op} ${b} ? 1 : 0)`;
+}
+
+function unaryExpr(fn: string, t: ValueType, A: string): string {
+  const k = kindOf(t);
+  if (fn === 'mov') return A;
+  if (k === 'f32' || k === 'f64') {
+    switch (fn) {
+      case 'neg': return `-${A}`;
+      case 'abs': return `Math.abs(${A})`;
+      case 'sqrt': return `Math.sqrt(${A})`;
+      case 'rsqrt': return `1 / Math.sqrt(${A})`;
+      case 'rcp': return `1 / ${A}`;
+      case 'exp2': return `Math.pow(2, ${A})`;
+      case 'log2': return `Math.log2(${A})`;
+      case 'sin': return `Math.sin(${A})`;
+      case 'cos': return `Math.cos(${A})`;
+      case 'floor': return `Math.floor(${A})`;
+      case 'ceil': return `Math.ceil(${A})`;
+      case 'trunc': return `Math.trunc(${A})`;
+    }
+    throw new Error(`no ${fn} for ${k}`);
+  }
+  if (k === 'i64' || k === 'u64') {
+    switch (fn) {
+      case 'neg': return `BigInt.asIntN(64, -${A})`;
+      case 'not': return `~${A}`;
+      case 'abs': return `(${A} < 0n ? BigInt.asIntN(64, -${A}) : ${A})`;
+    }
+    throw new Error(`no ${fn} for ${k}`);
+  }
+  const kk = k as ScalarKind;
+  switch (fn) {
+    case 'neg': return norm(kk, `-${A}`);
+    case 'not': return kk === 'pred' ? `(1 - ${A})` : norm(kk, `~${A}`);
+    case 'abs': return norm(kk, `Math.abs(${A})`);
+    case 'popc': return `H.popc(${A})`;
+    case 'clz': return `Math.clz32(${A})`;
+    case 'brev': return `H.brev(${A})`;
+  }
+  throw new Error(`no ${fn} for ${k}`);
+}
+
+function cvtExpr(from: ValueType, to: ValueType, A: string): string {
+  const f = kindOf(from);
+  const t = kindOf(to);
+  const fInt64 = f === 'i64' || f === 'u64';
+  const tInt64 = t === 'i64' || t === 'u64';
+  const fFloat = f === 'f32' || f === 'f64' || f === 'ptr';
+  if (t === 'pred') return fInt64 ? `(${A} !== 0n ? 1 : 0)` : `(${A} !== 0 ? 1 : 0)`;
+  if (t === 'f32' || t === 'f64') {
+    if (f === 'u64') return `Number(BigInt.asUintN(64, ${A}))`;
+    if (f === 'i64') return `Number(${A})`;
+    if (f === 'u32') return `(${A} >>> 0)`;
+    return A;
+  }
+  if (tInt64) {
+    if (f === 'ptr') return `BigInt(${A})`;
+    if (fFloat) return `H.f2long(${A}, ${t === 'i64'})`;
+    if (fInt64) return A;
+    if (f === 'u32') return `BigInt(${A} >>> 0)`;
+    return `BigInt(${A})`;
+  }
+  // to a 32-bit-storage integer
+  const tk = t as ScalarKind;
+  if (fFloat) {
+    const r = RANGE[tk] as [number, number];
+    return norm(tk, `H.f2int(${A}, ${r[0]}, ${r[1]})`);
+  }
+  if (fInt64) return norm(tk, `Number(BigInt.asIntN(32, ${A}))`);
+  return norm(tk, A);
+}
+
+function bitcastExpr(from: ValueType, to: ValueType, A: string): string {
+  const f = kindOf(from);
+  const t = kindOf(to);
+  if (f === 'f32' && (t === 'i32' || t === 'u32')) return `H.f2i(${A})`;
+  if ((f === 'i32' || f === 'u32') && t === 'f32') return `H.i2f(${A})`;
+  if (f === 'f64' && (t === 'i64' || t === 'u64')) return `H.d2l(${A})`;
+  if ((f === 'i64' || f === 'u64') && t === 'f64') return `H.l2d(${A})`;
+  if (f === 'ptr' && (t === 'i64' || t === 'u64')) return `BigInt(${A})`;
+  return A; // same storage (i32 <-> u32, i64 <-> u64)
+}
+
+/** compile an arithmetic/move instruction; null for instructions that are not pure arithmetic */
+export function genArith(i: Instr): Exec | null {
+  const g = new Gen();
+  switch (i.op) {
+    case 'const':
+      return g.fn(`${g.dst(i.dst)}[l] = ${literal(i.value, i.type)};`, false);
+    case 'unary':
+      return g.fn(`${g.dst(i.dst)}[l] = ${unaryExpr(i.fn, i.type, g.lane(i.a))};`, false);
+    case 'binary':
+      return g.fn(`${g.dst(i.dst)}[l] = ${binaryExpr(i.fn, i.type, g.lane(i.a), g.lane(i.b))};`, false);
+    case 'cmp':
+      return g.fn(`${g.dst(i.dst)}[l] = ${cmpExpr(i.fn, i.a.type, g.lane(i.a), g.lane(i.b))};`, false);
+    case 'fma': {
+      const k = kindOf(i.type);
+      const A = g.lane(i.a);
+      const B = g.lane(i.b);
+      const C = g.lane(i.c);
+      const e =
+        k === 'f32' || k === 'f64'
+          ? `${A} * ${B} + ${C}`
+          : k === 'i64' || k === 'u64'
+            ? `BigInt.asIntN(64, ${A} * ${B} + ${C})`
+            : norm(k as ScalarKind, `Math.imul(${A}, ${B}) + ${C}`);
+      return g.fn(`${g.dst(i.dst)}[l] = ${e};`, false);
+    }
+    case 'select':
+      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.cond)} ? ${g.lane(i.a)} : ${g.lane(i.b)};`, false);
+    case 'cvt':
+      return g.fn(`${g.dst(i.dst)}[l] = ${cvtExpr(i.a.type, i.type, g.lane(i.a))};`, false);
+    case 'bitcast':
+      return g.fn(`${g.dst(i.dst)}[l] = ${bitcastExpr(i.a.type, i.type, g.lane(i.a))};`, false);
+    case 'lea': {
+      const it = i.index.type;
+      const k = kindOf(it);
+      const I = g.lane(i.index);
+      const idx = k === 'u32' ? `(${I} >>> 0)` : k === 'i64' ? `Number(${I})` : k === 'u64' ? `Number(BigInt.asUintN(64, ${I}))` : I;
+      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.base)} + ${idx} * ${i.scale};`, false);
+    }
+    case 'assign':
+      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.a)};`, true);
+    default:
+      return null;
+  }
+}
+
+/** does the result type use float math (for opcode naming and timing class) */
+export function floatOp(t: ValueType): boolean {
+  return isFloat(t);
+}
+export { storageOf };

@@ -1,0 +1,379 @@
+/**
+ * IR → executable program: the structured IR is laid out linearly (as SASS would be) with branch
+ * instructions that drive each warp's reconvergence stack, and every instruction becomes one closure
+ * (arithmetic ones generated JavaScript, see codegen.ts). Compiled once per launch.
+ */
+import type { Instr, KernelIR, Operand, SpecialReg, Storage } from '../ir/types.js';
+import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
+import { type Exec, genArith } from './codegen.js';
+import type { ExecEnv } from './env.js';
+import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
+import { FULL, type RegArray, type Warp, WarpState } from './warp.js';
+import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
+
+/** what an instruction is, for counters and the timing model */
+export type InstrClass =
+  | 'alu' | 'fma' | 'fp64' | 'sfu' | 'conv' | 'move'
+  | 'ldg' | 'stg' | 'lds' | 'sts' | 'atom' | 'atoms' | 'l2hint'
+  | 'branch' | 'exit' | 'bar' | 'warp' | 'membar'
+  /** bookkeeping with no SASS counterpart (stack pops): not counted */
+  | 'pseudo';
+
+export interface InstrMeta {
+  opcode: string;
+  cls: InstrClass;
+  line: number;
+  file: string;
+  /** counted in inst_executed */
+  counted: boolean;
+  /** bytes per thread for memory instructions */
+  bytes: number;
+}
+
+export interface Program {
+  kernel: KernelIR;
+  fns: Exec[];
+  meta: InstrMeta[];
+  storages: Storage[];
+}
+
+interface Slot {
+  fn: Exec | null;
+  meta: InstrMeta;
+}
+
+const SFU = new Set(['sqrt', 'rsqrt', 'rcp', 'exp2', 'log2', 'sin', 'cos']);
+
+function memSuffix(bytes: number, signedNarrow: boolean): string {
+  switch (bytes) {
+    case 1: return signedNarrow ? '.S8' : '.U8';
+    case 2: return signedNarrow ? '.S16' : '.U16';
+    case 8: return '.64';
+    case 16: return '.128';
+    default: return '';
+  }
+}
+
+function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } {
+  switch (i.op) {
+    case 'const':
+    case 'assign':
+      return { opcode: 'MOV', cls: 'move', bytes: 0 };
+    case 'param':
+      return { opcode: 'LDC', cls: 'move', bytes: 0 };
+    case 'special':
+      return { opcode: 'S2R', cls: 'move', bytes: 0 };
+    case 'unary': {
+      if (i.fn === 'mov') return { opcode: 'MOV', cls: 'move', bytes: 0 };
+      if (SFU.has(i.fn)) return { opcode: `MUFU.${i.fn.toUpperCase()}`, cls: 'sfu', bytes: 0 };
+      const f = isFloat(i.type);
+      return { opcode: f ? 'FADD' : i.fn === 'popc' ? 'POPC' : i.fn === 'clz' ? 'FLO' : 'IADD3', cls: f && i.type.tag === 'scalar' && i.type.kind === 'f64' ? 'fp64' : 'alu', bytes: 0 };
+    }
+    case 'binary': {
+      const f = isFloat(i.type);
+      const d = i.type.tag === 'scalar' && i.type.kind === 'f64';
+      const name: Record<string, string> = f
+        ? { add: 'FADD', sub: 'FADD', mul: 'FMUL', div: 'FDIV', rem: 'FREM', min: 'FMNMX', max: 'FMNMX' }
+        : { add: 'IADD3', sub: 'IADD3', mul: 'IMAD', div: 'IDIV', rem: 'IREM', and: 'LOP3', or: 'LOP3', xor: 'LOP3', shl: 'SHF', shr: 'SHF', min: 'IMNMX', max: 'IMNMX', mulhi: 'IMAD.HI' };
+      const op = name[i.fn] ?? i.fn.toUpperCase();
+      return { opcode: d ? op.replace(/^F/, 'D') : op, cls: d ? 'fp64' : f && (i.fn === 'mul' || i.fn === 'add' || i.fn === 'sub') ? 'fma' : 'alu', bytes: 0 };
+    }
+    case 'fma':
+      return isFloat(i.type) ? { opcode: i.type.tag === 'scalar' && i.type.kind === 'f64' ? 'DFMA' : 'FFMA', cls: i.type.tag === 'scalar' && i.type.kind === 'f64' ? 'fp64' : 'fma', bytes: 0 } : { opcode: 'IMAD', cls: 'alu', bytes: 0 };
+    case 'cmp':
+      return { opcode: isFloat(i.a.type) ? 'FSETP' : 'ISETP', cls: 'alu', bytes: 0 };
+    case 'select':
+      return { opcode: 'SEL', cls: 'alu', bytes: 0 };
+    case 'cvt':
+      return { opcode: 'I2F', cls: 'conv', bytes: 0 };
+    case 'bitcast':
+      return { opcode: 'MOV', cls: 'move', bytes: 0 };
+    case 'lea':
+      return { opcode: 'LEA', cls: 'alu', bytes: 0 };
+    case 'ld': {
+      const b = elemBytes(i.elem);
+      const signedNarrow = i.elem.tag === 'scalar' && (i.elem.kind === 'i8' || i.elem.kind === 'i16');
+      if (i.space === 'shared') return { opcode: `LDS${memSuffix(b, signedNarrow)}`, cls: 'lds', bytes: b };
+      const strong = i.cache === 'strong' || i.cache === 'cv' ? '.STRONG.GPU' : '';
+      return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}`, cls: 'ldg', bytes: b };
+    }
+    case 'st': {
+      const b = elemBytes(i.elem);
+      if (i.space === 'shared') return { opcode: `STS${memSuffix(b, false)}`, cls: 'sts', bytes: b };
+      return { opcode: `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
+    }
+    case 'atom': {
+      const b = elemBytes(i.type);
+      const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
+      return { opcode: `${base}.${i.fn.toUpperCase()}`, cls: i.space === 'shared' ? 'atoms' : 'atom', bytes: b };
+    }
+    case 'bar':
+      return { opcode: i.mode === 'sync' ? 'BAR.SYNC' : 'BAR.ARV', cls: 'bar', bytes: 0 };
+    case 'syncwarp':
+      return { opcode: 'WARPSYNC', cls: 'warp', bytes: 0 };
+    case 'shfl':
+      return { opcode: `SHFL.${i.mode.toUpperCase()}`, cls: 'warp', bytes: 0 };
+    case 'vote':
+      return { opcode: i.mode === 'ballot' ? 'VOTE.ANY' : `VOTE.${i.mode.toUpperCase()}`, cls: 'warp', bytes: 0 };
+    case 'match':
+      return { opcode: 'MATCH.ANY', cls: 'warp', bytes: 0 };
+    case 'activemask':
+      return { opcode: 'VOTE.ANY', cls: 'warp', bytes: 0 };
+    case 'l2prefetch':
+      return { opcode: 'CCTL.E.PF2', cls: 'l2hint', bytes: 0 };
+    case 'l2discard':
+      return { opcode: 'CCTL.E.RML2', cls: 'l2hint', bytes: 0 };
+    case 'membar':
+      return { opcode: `MEMBAR.${i.scope.toUpperCase()}`, cls: 'membar', bytes: 0 };
+    case 'return':
+      return { opcode: 'EXIT', cls: 'exit', bytes: 0 };
+    default:
+      return { opcode: 'BRA', cls: 'branch', bytes: 0 };
+  }
+}
+
+function uniformImm(o: Operand | null, w: Warp): number {
+  if (!o) return 0;
+  if ('imm' in o) return Number(o.imm);
+  const r = w.regs[o.reg] as Int32Array;
+  const m = w.mask;
+  for (let l = 0; l < 32; l++) if ((m >>> l) & 1) return (r[l] as number) >>> 0;
+  return 0;
+}
+
+/** read a predicate operand as a lane mask */
+function predMask(o: Operand, w: Warp): number {
+  if ('imm' in o) return Number(o.imm) ? -1 : 0;
+  const p = w.regs[o.reg] as Int32Array;
+  let m = 0;
+  for (let l = 0; l < 32; l++) if (p[l]) m |= 1 << l;
+  return m;
+}
+
+export function compile(kernel: KernelIR, env: ExecEnv): Program {
+  const slots: Slot[] = [];
+  const c = env.counters;
+  const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
+    const k = classify(i);
+    return { opcode: opcode ?? k.opcode, cls: cls ?? k.cls, line: i.loc.line, file: i.loc.file, counted, bytes: k.bytes };
+  };
+  const pseudo = (i: Instr): InstrMeta => ({ opcode: 'SYNC', cls: 'pseudo', line: i.loc.line, file: i.loc.file, counted: false, bytes: 0 });
+  const emit = (fn: Exec | null, m: InstrMeta): number => {
+    slots.push({ fn, meta: m });
+    return slots.length - 1;
+  };
+  const patch = (at: number, fn: Exec) => {
+    (slots[at] as Slot).fn = fn;
+  };
+
+  const lower = (list: Instr[]): void => {
+    for (const i of list) lowerOne(i);
+  };
+
+  const lowerOne = (i: Instr): void => {
+    const index = slots.length;
+    const arith = genArith(i);
+    if (arith) {
+      emit(arith, meta(i));
+      return;
+    }
+    switch (i.op) {
+      case 'param': {
+        const name = i.name;
+        const dst = i.dst;
+        emit((w: Warp) => {
+          const v = env.args[name];
+          (w.regs[dst] as RegArray).fill((v ?? 0) as never);
+        }, meta(i));
+        return;
+      }
+      case 'special':
+        emit(genSpecial(i.sreg, i.dst, env), meta(i));
+        return;
+      case 'ld':
+      case 'st':
+        emit(i.space === 'shared' ? genSharedAccess(i, index, env) : genGlobalAccess(i, index, env), meta(i));
+        return;
+      case 'atom':
+        emit(genAtomic(i, index, env), meta(i));
+        return;
+      case 'l2prefetch':
+      case 'l2discard':
+        emit(genL2Line(i, env), meta(i));
+        return;
+      case 'membar':
+        emit(() => {}, meta(i));
+        return;
+      case 'shfl':
+        emit(genShfl(i, env), meta(i));
+        return;
+      case 'vote':
+        emit(genVote(i, env), meta(i));
+        return;
+      case 'match':
+        emit(genMatch(i, env), meta(i));
+        return;
+      case 'syncwarp':
+        emit(genSyncwarp(i, env), meta(i));
+        return;
+      case 'activemask':
+        emit(genActivemask(i), meta(i));
+        return;
+      case 'bar': {
+        const id = i.id;
+        const count = i.count;
+        const arrive = i.mode === 'arrive';
+        const at = index;
+        emit((w: Warp) => env.barrier(w, uniformImm(id, w), uniformImm(count, w), arrive, at), meta(i));
+        return;
+      }
+      case 'return':
+        emit((w: Warp) => w.exitLanes(w.mask), meta(i));
+        return;
+      case 'break':
+        // nvcc emits a BRA to the loop exit for a break
+        emit((w: Warp) => w.breakLanes(w.mask), meta(i));
+        return;
+      case 'if':
+        lowerIf(i);
+        return;
+      case 'loop':
+        lowerLoop(i);
+        return;
+      default:
+        throw new Error(`cannot compile ${i.op}`);
+    }
+  };
+
+  const lowerIf = (i: Extract<Instr, { op: 'if' }>): void => {
+    const cond = i.cond;
+    // `if (c) return;` is a predicated EXIT in SASS, and a `when` region is if-converted: no branch
+    const predicated = i.predicated || (i.else === null && i.then.length === 1 && i.then[0]?.op === 'return');
+    if (predicated) {
+      emit((w: Warp) => {
+        w.predStack[w.psp++] = w.mask;
+        w.mask = w.mask & predMask(cond, w);
+      }, pseudo(i));
+      lower(i.then);
+      emit((w: Warp) => {
+        // lanes that exited inside the region are gone from the restored mask
+        w.mask = (w.predStack[--w.psp] as number) & ~w.exited;
+      }, pseudo(i));
+      return;
+    }
+    const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
+    lower(i.then);
+    let endThenAt = -1;
+    if (i.else) endThenAt = emit(null, meta(i, true, 'BRA', 'branch'));
+    const elseAt = slots.length;
+    if (i.else) lower(i.else);
+    const joinAt = emit(null, pseudo(i));
+    const after = joinAt + 1;
+    patch(ifAt, (w: Warp) => {
+      const act = w.active;
+      const p = predMask(cond, w);
+      const t = act & p;
+      const f = act & ~p;
+      w.push(after, act);
+      if (t !== 0 && f !== 0) {
+        c.divergent[ifAt] = (c.divergent[ifAt] as number) + 1;
+        w.push(elseAt, f);
+        w.setActive(t);
+      } else if (t === 0) {
+        w.setActive(f);
+        w.pc = elseAt;
+      } else w.setActive(t);
+    });
+    if (endThenAt >= 0) patch(endThenAt, (w: Warp) => w.resume());
+    patch(joinAt, (w: Warp) => w.resume());
+  };
+
+  const lowerLoop = (i: Extract<Instr, { op: 'loop' }>): void => {
+    const cond = i.cond;
+    const enterAt = emit(null, pseudo(i));
+    let guardAt = -1;
+    if (i.guard) {
+      lower(i.head);
+      guardAt = emit(null, meta(i, true, 'BRA', 'branch'));
+    }
+    const top = slots.length;
+    lower(i.body);
+    lower(i.head);
+    const backAt = emit(null, meta(i, true, 'BRA', 'branch'));
+    const exit = slots.length;
+    patch(enterAt, (w: Warp) => {
+      w.loopBase[w.lsp++] = w.sp;
+      w.push(exit, w.active);
+    });
+    const test = (at: number, loopTo: number) => (w: Warp) => {
+      const act = w.active;
+      const t = act & predMask(cond, w);
+      if (t !== 0 && t !== act) c.divergent[at] = (c.divergent[at] as number) + 1;
+      if (t === 0) {
+        w.setActive(0);
+        w.resume();
+        return;
+      }
+      w.setActive(t);
+      if (loopTo >= 0) w.pc = loopTo;
+    };
+    if (guardAt >= 0) patch(guardAt, test(guardAt, -1));
+    patch(backAt, test(backAt, top));
+  };
+
+  lower(kernel.body);
+  // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
+  const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
+  emit((w: Warp) => w.exitLanes(w.active), { opcode: 'EXIT', cls: 'exit', line: endLoc.line, file: endLoc.file, counted: true, bytes: 0 });
+
+  return {
+    kernel,
+    fns: slots.map((s) => s.fn as Exec),
+    meta: slots.map((s) => s.meta),
+    storages: kernel.regs.map((r) => storageOf(r.type)),
+  };
+}
+
+function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
+  const [bx, by, bz] = env.block;
+  const [gx, gy, gz] = env.grid;
+  const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => (w.regs[dst] as Int32Array).fill(f(w));
+  switch (sreg) {
+    case 'tid.x':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const base = w.warpInBlock * 32;
+        for (let l = 0; l < 32; l++) r[l] = (base + l) % bx;
+      };
+    case 'tid.y':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const base = w.warpInBlock * 32;
+        for (let l = 0; l < 32; l++) r[l] = Math.floor((base + l) / bx) % by;
+      };
+    case 'tid.z':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const base = w.warpInBlock * 32;
+        for (let l = 0; l < 32; l++) r[l] = Math.floor((base + l) / (bx * by));
+      };
+    case 'laneid':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        for (let l = 0; l < 32; l++) r[l] = l;
+      };
+    case 'ntid.x': return uniform(() => bx);
+    case 'ntid.y': return uniform(() => by);
+    case 'ntid.z': return uniform(() => bz);
+    case 'ctaid.x': return uniform((w) => w.ctaX);
+    case 'ctaid.y': return uniform((w) => w.ctaY);
+    case 'ctaid.z': return uniform((w) => w.ctaZ);
+    case 'nctaid.x': return uniform(() => gx);
+    case 'nctaid.y': return uniform(() => gy);
+    case 'nctaid.z': return uniform(() => gz);
+    case 'warpid': return uniform((w) => w.warpInBlock);
+    case 'dynsmem': return (w: Warp) => (w.regs[dst] as Float64Array).fill(env.dynamicSharedBase);
+  }
+}
+
+export { FULL, WarpState };

@@ -1,0 +1,60 @@
+/**
+ * What compiled instructions see of the launch: device memory, the cache hierarchy, counters, the
+ * arguments and the launch geometry. The block scheduler provides barriers.
+ */
+import type { AccessProperty, CacheOp, KernelIR } from '../ir/types.js';
+import type { DeviceMemory } from '../memory/deviceMemory.js';
+import type { InstrCounters } from './counters.js';
+import type { Warp } from './warp.js';
+
+export type Dim3 = [number, number, number];
+export type MemOp = 'ld' | 'st' | 'atom' | 'red';
+
+/** one warp-level global memory request after coalescing (the cache hierarchy's input) */
+export interface GlobalAccess {
+  sm: number;
+  op: MemOp;
+  sectors: Float64Array;
+  count: number;
+  writeMasks?: Uint32Array;
+  cacheOp: CacheOp;
+  property: AccessProperty;
+}
+/** deepest level reached: 0 L1, 1 L2, 2 DRAM */
+export interface AccessOutcome {
+  level: 0 | 1 | 2;
+  l1HitSectors: number;
+  l2HitSectors: number;
+  dramSectors: number;
+}
+/** the cache hierarchy as the executor uses it (src/memory/hierarchy.ts implements it) */
+export interface MemorySystem {
+  access(a: GlobalAccess): AccessOutcome;
+  prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void;
+  discardL2(lineAddress: number): void;
+}
+
+/** hooks for the timing model; called only when set */
+export interface ExecObserver {
+  /** a warp instruction issued (index into the program's meta) */
+  issue(w: Warp, index: number): void;
+  /** a global memory request's outcome */
+  memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number): void;
+}
+
+export interface ExecEnv {
+  kernel: KernelIR;
+  mem: DeviceMemory;
+  memsys: MemorySystem | null;
+  counters: InstrCounters;
+  args: Record<string, number | bigint>;
+  grid: Dim3;
+  block: Dim3;
+  /** byte offset of dynamic shared memory within the block's shared window */
+  dynamicSharedBase: number;
+  /** total shared bytes per block (static + dynamic) */
+  sharedBytes: number;
+  /** a warp reached bar.sync/bar.arrive: the scheduler decides whether it waits */
+  barrier(w: Warp, id: number, count: number, arrive: boolean, index: number): void;
+  observer: ExecObserver | null;
+}

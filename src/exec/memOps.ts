@@ -1,0 +1,370 @@
+/**
+ * Memory instructions: functional loads/stores in emulated device or shared memory (with bounds and
+ * alignment checks reported like compute-sanitizer), then the counters: requests, sectors and the
+ * cache hierarchy for global memory, wavefronts for shared memory.
+ */
+import { KernelFault } from '../errors.js';
+import type { Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
+import { elemBytes } from '../ir/typesys.js';
+import { Coalescer, distinctLines, idealSectors } from '../memory/coalesce.js';
+import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
+
+/** module-local copy: imported bindings cost a lookup in the hot loop */
+const PB = PAGE_BYTES;
+const CS = CHUNK_SHIFT;
+import { SharedBanks } from '../memory/sharedBanks.js';
+import type { Exec } from './codegen.js';
+import type { ExecEnv, GlobalAccess } from './env.js';
+import { popc, type RegArray, type Warp } from './warp.js';
+
+type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'f32' | 'f64' | 'i64';
+
+function viewOf(k: ScalarKind): { view: ViewName; shift: number } {
+  switch (k) {
+    case 'pred':
+    case 'u8':
+      return { view: 'u8', shift: 0 };
+    case 'i8':
+      return { view: 'i8', shift: 0 };
+    case 'u16':
+      return { view: 'u16', shift: 1 };
+    case 'i16':
+      return { view: 'i16', shift: 1 };
+    case 'i32':
+    case 'u32':
+      return { view: 'i32', shift: 2 };
+    case 'f32':
+      return { view: 'f32', shift: 2 };
+    case 'f64':
+      return { view: 'f64', shift: 3 };
+    case 'i64':
+    case 'u64':
+      return { view: 'i64', shift: 3 };
+  }
+}
+
+const hex = (a: number) => `0x${a.toString(16)}`;
+
+/** thread and block coordinates of a lane, as compute-sanitizer prints them */
+export function threadDesc(w: Warp, lane: number, env: ExecEnv): string {
+  const [bx, by] = env.block;
+  const t = w.warpInBlock * 32 + lane;
+  const x = t % bx;
+  const y = Math.floor(t / bx) % by;
+  const z = Math.floor(t / (bx * by));
+  return `thread (${x},${y},${z}) in block (${w.ctaX},${w.ctaY},${w.ctaZ})`;
+}
+
+function where(loc: SourceLoc): string {
+  return `${loc.file}:${loc.line}`;
+}
+
+function oobFault(env: ExecEnv, w: Warp, lane: number, addr: number, size: number, op: 'read' | 'write', space: string, loc: SourceLoc): never {
+  let detail: string;
+  if (space === 'shared') {
+    detail = `offset ${addr} is outside the block's ${env.sharedBytes} bytes of shared memory`;
+  } else {
+    const near = env.mem.nearest(addr);
+    if (!near) detail = `no allocation exists`;
+    else if (near.offset < 0) detail = `${-near.offset} bytes before the start of allocation '${near.alloc.name}' (${near.alloc.bytes} bytes at ${hex(near.alloc.base)})`;
+    else detail = `${near.offset + size - near.alloc.bytes} bytes past the end of allocation '${near.alloc.name}' (${near.alloc.bytes} bytes at ${hex(near.alloc.base)})`;
+  }
+  throw new KernelFault(
+    'out-of-bounds',
+    `${where(loc)}: invalid ${space} ${op} of ${size} bytes at ${space === 'shared' ? addr : hex(addr)} by ${threadDesc(w, lane, env)} in kernel '${env.kernel.name}': ${detail}`,
+  );
+}
+
+function misalignedFault(env: ExecEnv, w: Warp, lane: number, addr: number, size: number, space: string, loc: SourceLoc): never {
+  throw new KernelFault(
+    'misaligned',
+    `${where(loc)}: misaligned ${space} access of ${size} bytes at ${space === 'shared' ? addr : hex(addr)} by ${threadDesc(w, lane, env)} in kernel '${env.kernel.name}': the address must be a multiple of ${size}`,
+  );
+}
+
+/** address registers of the lanes (an immediate address is broadcast into a scratch array) */
+function addrSource(op: { reg: number } | { imm: number | bigint }): (w: Warp) => Float64Array {
+  if ('reg' in op) {
+    const r = op.reg;
+    return (w) => w.regs[r] as Float64Array;
+  }
+  const scratch = new Float64Array(32).fill(Number(op.imm));
+  return () => scratch;
+}
+
+const coalescer = new Coalescer();
+const banks = new SharedBanks();
+
+type GlobalLd = Extract<Instr, { op: 'ld' }>;
+type GlobalSt = Extract<Instr, { op: 'st' }>;
+
+export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv): Exec {
+  const isLoad = i.op === 'ld';
+  const size = elemBytes(i.elem);
+  const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
+  const compKind = i.elem.tag === 'vec' ? i.elem.elem.kind : i.elem.kind;
+  const { view, shift } = viewOf(compKind);
+  const addrs = addrSource(i.addr);
+  const regIds = isLoad ? i.dsts : i.values.map((v) => ('reg' in v ? v.reg : -1));
+  const imms = isLoad ? [] : i.values.map((v) => ('imm' in v ? v.imm : 0));
+  const c = env.counters;
+  const mem = env.mem;
+  const memsys = env.memsys;
+  const access: GlobalAccess = {
+    sm: 0,
+    op: isLoad ? 'ld' : 'st',
+    sectors: coalescer.sectors,
+    count: 0,
+    ...(isLoad ? {} : { writeMasks: coalescer.byteMasks }),
+    cacheOp: i.cache,
+    property: i.property,
+  };
+  const observer = env.observer;
+  const compRegs: (RegArray | null)[] = new Array<RegArray | null>(comps).fill(null);
+  // the page of the last access: most lanes of most instructions fall in it
+  let arr: Page[ViewName] = new Uint8Array(0);
+  let cur: Page | null = null;
+  let pending: Uint8Array | null = null;
+  let pageBase = 0;
+  let pageLen = -1;
+  const resolve = (w: Warp, l: number, addr: number): void => {
+    const alloc = mem.find(addr, size);
+    if (alloc === null) oobFault(env, w, l, addr, size, isLoad ? 'read' : 'write', 'global', i.loc);
+    const off = addr - alloc.base;
+    const pageIdx = Math.floor(off / PB);
+    const page: Page = alloc.pages[pageIdx] ?? alloc.page(off);
+    cur = page;
+    pending = page.pending;
+    arr = page[view];
+    pageBase = alloc.base + pageIdx * PB;
+    pageLen = Math.min(PB, alloc.end - pageBase);
+  };
+
+  return (w: Warp) => {
+    const m = w.mask;
+    if (m === 0) return;
+    const a = addrs(w);
+    for (let k = 0; k < comps; k++) {
+      const r = regIds[k] as number;
+      compRegs[k] = r >= 0 ? (w.regs[r] as RegArray) : null;
+    }
+    const r0 = compRegs[0] as RegArray;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const addr = a[l] as number;
+      let rel = addr - pageBase;
+      if (rel < 0 || rel + size > pageLen) {
+        resolve(w, l, addr);
+        rel = addr - pageBase;
+      }
+      if ((rel & (size - 1)) !== 0) misalignedFault(env, w, l, addr, size, 'global', i.loc);
+      if (pending !== null && pending[rel >> CS] === 1) (cur as Page).fill(rel >> CS);
+      const base = rel >> shift;
+      if (comps === 1) {
+        if (isLoad) r0[l] = arr[base] as never;
+        else arr[base] = (r0 ? r0[l] : imms[0]) as never;
+      } else if (isLoad) {
+        for (let k = 0; k < comps; k++) (compRegs[k] as RegArray)[l] = arr[base + k] as never;
+      } else {
+        for (let k = 0; k < comps; k++) {
+          const reg = compRegs[k];
+          arr[base + k] = (reg ? reg[l] : imms[k]) as never;
+        }
+      }
+    }
+    const lanes = popc(m);
+    const n = coalescer.run(a, m, size);
+    c.requests[index] = (c.requests[index] as number) + 1;
+    c.sectors[index] = (c.sectors[index] as number) + n;
+    c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(lanes, size);
+    c.tagLookups[index] = (c.tagLookups[index] as number) + distinctLines(coalescer.sectors, n);
+    c.bytes[index] = (c.bytes[index] as number) + lanes * size;
+    if (memsys) {
+      access.sm = w.sm;
+      access.count = n;
+      const out = memsys.access(access);
+      c.l1Hits[index] = (c.l1Hits[index] as number) + out.l1HitSectors;
+      if (observer) observer.memory(w, index, out, n);
+    } else if (observer) observer.memory(w, index, null, n);
+  };
+}
+
+export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv): Exec {
+  const isLoad = i.op === 'ld';
+  const size = elemBytes(i.elem);
+  const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
+  const compKind = i.elem.tag === 'vec' ? i.elem.elem.kind : i.elem.kind;
+  const { view, shift } = viewOf(compKind);
+  const addrs = addrSource(i.addr);
+  const regIds = isLoad ? i.dsts : i.values.map((v) => ('reg' in v ? v.reg : -1));
+  const imms = isLoad ? [] : i.values.map((v) => ('imm' in v ? v.imm : 0));
+  const c = env.counters;
+  const limit = env.sharedBytes;
+  const compRegs: (RegArray | null)[] = new Array<RegArray | null>(comps).fill(null);
+  return (w: Warp) => {
+    const m = w.mask;
+    if (m === 0) return;
+    const a = addrs(w);
+    const page = w.shared as Page;
+    const arr = page[view];
+    for (let k = 0; k < comps; k++) {
+      const r = regIds[k] as number;
+      compRegs[k] = r >= 0 ? (w.regs[r] as RegArray) : null;
+    }
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const off = a[l] as number;
+      if (off < 0 || off + size > limit) oobFault(env, w, l, off, size, isLoad ? 'read' : 'write', 'shared', i.loc);
+      if (off % size !== 0) misalignedFault(env, w, l, off, size, 'shared', i.loc);
+      const base = off >> shift;
+      if (isLoad) {
+        for (let k = 0; k < comps; k++) (compRegs[k] as RegArray)[l] = arr[base + k] as never;
+      } else {
+        for (let k = 0; k < comps; k++) {
+          const reg = compRegs[k];
+          arr[base + k] = (reg ? reg[l] : imms[k]) as never;
+        }
+      }
+    }
+    const r = banks.run(a, m, size);
+    c.requests[index] = (c.requests[index] as number) + 1;
+    c.wavefronts[index] = (c.wavefronts[index] as number) + r.wavefronts;
+    c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
+    c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
+    if (env.observer) env.observer.memory(w, index, null, r.wavefronts);
+  };
+}
+
+type AtomInstr = Extract<Instr, { op: 'atom' }>;
+
+function atomApply(fn: AtomInstr['fn'], t: ScalarType, old: number | bigint, a: number | bigint, b: number | bigint | undefined): number | bigint {
+  if (typeof old === 'bigint') {
+    const x = a as bigint;
+    const wrap = (v: bigint) => BigInt.asIntN(64, v);
+    const unsigned = t.kind === 'u64';
+    const lt = (p: bigint, q: bigint) => (unsigned ? BigInt.asUintN(64, p) < BigInt.asUintN(64, q) : p < q);
+    switch (fn) {
+      case 'add': return wrap(old + x);
+      case 'min': return lt(x, old) ? x : old;
+      case 'max': return lt(old, x) ? x : old;
+      case 'exch': return x;
+      case 'cas': return old === x ? (b as bigint) : old;
+      case 'and': return old & x;
+      case 'or': return old | x;
+      case 'xor': return old ^ x;
+      default: return wrap(old + 1n);
+    }
+  }
+  const o = old;
+  const x = a as number;
+  const isF = t.kind === 'f32' || t.kind === 'f64';
+  const unsigned = t.kind === 'u32';
+  switch (fn) {
+    case 'add': return isF ? o + x : (o + x) | 0;
+    case 'min': return unsigned ? ((x >>> 0) < (o >>> 0) ? x : o) : Math.min(o, x);
+    case 'max': return unsigned ? ((x >>> 0) > (o >>> 0) ? x : o) : Math.max(o, x);
+    case 'exch': return x;
+    case 'cas': return o === x ? (b as number) : o;
+    case 'and': return o & x;
+    case 'or': return o | x;
+    case 'xor': return o ^ x;
+    case 'inc': return (o >>> 0) >= (x >>> 0) ? 0 : (o + 1) | 0;
+    case 'dec': return o === 0 || (o >>> 0) > (x >>> 0) ? x : (o - 1) | 0;
+  }
+}
+
+/** atomics: lanes of one instruction are applied in lane order (same-address atomics serialise) */
+export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
+  const size = elemBytes(i.type);
+  const { view, shift } = viewOf(i.type.kind);
+  const addrs = addrSource(i.addr);
+  const aSrc = 'reg' in i.a ? i.a.reg : -1;
+  const aImm = 'imm' in i.a ? i.a.imm : 0;
+  const bSrc = i.b && 'reg' in i.b ? i.b.reg : -1;
+  const bImm = i.b && 'imm' in i.b ? i.b.imm : undefined;
+  const c = env.counters;
+  const isShared = i.space === 'shared';
+  const access: GlobalAccess = {
+    sm: 0,
+    op: i.dst === null ? 'red' : 'atom',
+    sectors: coalescer.sectors,
+    count: 0,
+    writeMasks: coalescer.byteMasks,
+    cacheOp: 'strong',
+    property: i.property,
+  };
+  return (w: Warp) => {
+    const m = w.mask;
+    if (m === 0) return;
+    const a = addrs(w);
+    const dst = i.dst === null ? null : (w.regs[i.dst] as RegArray);
+    const ar = aSrc >= 0 ? (w.regs[aSrc] as RegArray) : null;
+    const br = bSrc >= 0 ? (w.regs[bSrc] as RegArray) : null;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const addr = a[l] as number;
+      let arr: RegArray | Uint8Array | Int8Array | Uint16Array | Int16Array;
+      let idx: number;
+      if (isShared) {
+        if (addr < 0 || addr + size > env.sharedBytes) oobFault(env, w, l, addr, size, 'write', 'shared', i.loc);
+        if (addr % size !== 0) misalignedFault(env, w, l, addr, size, 'shared', i.loc);
+        arr = (w.shared as Page)[view];
+        idx = addr >> shift;
+      } else {
+        const alloc = env.mem.find(addr, size);
+        if (!alloc) oobFault(env, w, l, addr, size, 'write', 'global', i.loc);
+        if (addr % size !== 0) misalignedFault(env, w, l, addr, size, 'global', i.loc);
+        const off = addr - alloc.base;
+        const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(off & (PB - 1), size);
+        arr = page[view];
+        idx = (off & (PB - 1)) >> shift;
+      }
+      const old = arr[idx] as number | bigint;
+      const av = ar ? (ar[l] as number | bigint) : aImm;
+      const bv = br ? (br[l] as number | bigint) : bImm;
+      arr[idx] = atomApply(i.fn, i.type, old, av, bv) as never;
+      if (dst) dst[l] = old as never;
+    }
+    c.requests[index] = (c.requests[index] as number) + 1;
+    if (isShared) {
+      const r = banks.run(a, m, size);
+      c.wavefronts[index] = (c.wavefronts[index] as number) + r.wavefronts;
+      c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
+      return;
+    }
+    const n = coalescer.run(a, m, size);
+    c.sectors[index] = (c.sectors[index] as number) + n;
+    c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(popc(m), size);
+    c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
+    if (env.memsys) {
+      access.sm = w.sm;
+      access.count = n;
+      env.memsys.access(access);
+    }
+  };
+}
+
+type L2Instr = Extract<Instr, { op: 'l2prefetch' }> | Extract<Instr, { op: 'l2discard' }>;
+
+/** apply_access_property (prefetch to L2 with a priority) and discard_memory, one 128-byte line per lane */
+export function genL2Line(i: L2Instr, env: ExecEnv): Exec {
+  const addrs = addrSource(i.addr);
+  return (w: Warp) => {
+    const m = w.mask;
+    if (m === 0) return;
+    const a = addrs(w);
+    let prev = -1;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const addr = a[l] as number;
+      if (!env.mem.find(addr, 1)) oobFault(env, w, l, addr, 128, 'write', 'global', i.loc);
+      const line = Math.floor(addr / 128) * 128;
+      if (i.op === 'l2discard' && line !== addr) misalignedFault(env, w, l, addr, 128, 'global', i.loc);
+      if (line === prev) continue;
+      prev = line;
+      if (!env.memsys) continue;
+      if (i.op === 'l2prefetch') env.memsys.prefetchL2(line, i.prop);
+      else env.memsys.discardL2(line);
+    }
+  };
+}

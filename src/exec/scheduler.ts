@@ -1,0 +1,239 @@
+/**
+ * Grid execution: blocks are resident on SMs up to the occupancy limit (one wave at a time), and the
+ * resident warps run round-robin a quantum of instructions each, so that memory accesses interleave
+ * roughly as on the GPU (this matters for what L1 and L2 keep). Barriers suspend warps; a block whose
+ * warps all wait at barriers that cannot complete is a deadlock, reported with the warps and lines.
+ */
+import { KernelFault } from '../errors.js';
+import { Page } from '../memory/deviceMemory.js';
+import type { Program } from './compile.js';
+import type { ExecEnv } from './env.js';
+import { allocRegs, popc, Warp, WarpState } from './warp.js';
+
+export interface RunOptions {
+  smCount: number;
+  /** blocks resident per SM at once (from the occupancy calculator) */
+  blocksPerSm: number;
+  /** instructions a warp runs before the next warp gets its turn */
+  quantum: number;
+  /** a warp that executes more instructions than this is a runaway loop */
+  maxWarpInstructions: number;
+}
+
+interface PendingBarrier {
+  /** threads that arrived (bar.sync and bar.arrive) */
+  arrived: number;
+  /** thread count the barrier waits for; 0 = all non-exited threads of the block */
+  count: number;
+  waiting: Warp[];
+  /** instruction indices that arrived, for diagnostics */
+  sites: Set<number>;
+}
+
+class BlockSlot {
+  readonly warps: Warp[] = [];
+  readonly shared: Page;
+  linear = -1;
+  threads = 0;
+  readonly barriers = new Map<number, PendingBarrier>();
+  constructor(
+    readonly slot: number,
+    readonly sm: number,
+    prog: Program,
+    warpsPerBlock: number,
+    sharedBytes: number,
+  ) {
+    for (let i = 0; i < warpsPerBlock; i++) {
+      const w = new Warp(allocRegs(prog.storages));
+      w.warpInBlock = i;
+      w.sm = sm;
+      this.warps.push(w);
+    }
+    this.shared = new Page(new ArrayBuffer(Math.max(16, Math.ceil(sharedBytes / 8) * 8)));
+  }
+  exitedThreads(): number {
+    let n = 0;
+    for (const w of this.warps) n += popc(w.exited & w.valid);
+    return n;
+  }
+  done(): boolean {
+    for (const w of this.warps) if (w.state !== WarpState.Exited) return false;
+    return true;
+  }
+}
+
+export interface RunStats {
+  blocks: number;
+  warps: number;
+  warpInstructions: number;
+}
+
+export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats {
+  const [gx, gy, gz] = env.grid;
+  const [bx, by, bz] = env.block;
+  const blockThreads = bx * by * bz;
+  const warpsPerBlock = Math.ceil(blockThreads / 32);
+  const totalBlocks = gx * gy * gz;
+  const slotsCount = Math.max(1, Math.min(totalBlocks, opts.smCount * opts.blocksPerSm));
+  const fns = prog.fns;
+  const counted = new Uint8Array(prog.meta.map((m) => (m.counted ? 1 : 0)));
+  const c = env.counters;
+  const inst = c.inst;
+  const thr = c.threads;
+  const thrOn = c.threadsPredOn;
+  const observer = env.observer;
+  let totalInstr = 0;
+
+  const slotOfWarp = new Map<Warp, BlockSlot>();
+  const slots: BlockSlot[] = [];
+  for (let s = 0; s < slotsCount; s++) {
+    const b = new BlockSlot(s, s % opts.smCount, prog, warpsPerBlock, env.sharedBytes);
+    for (const w of b.warps) slotOfWarp.set(w, b);
+    slots.push(b);
+  }
+
+  const lastLaneMask = blockThreads % 32 === 0 ? -1 : (1 << (blockThreads % 32)) - 1;
+  let nextBlock = 0;
+  const startBlock = (b: BlockSlot): boolean => {
+    if (nextBlock >= totalBlocks) {
+      b.linear = -1;
+      return false;
+    }
+    const linear = nextBlock++;
+    b.linear = linear;
+    b.threads = blockThreads;
+    b.barriers.clear();
+    const x = linear % gx;
+    const y = Math.floor(linear / gx) % gy;
+    const z = Math.floor(linear / (gx * gy));
+    for (const w of b.warps) {
+      w.reset(w.warpInBlock === warpsPerBlock - 1 ? lastLaneMask : -1);
+      w.ctaX = x;
+      w.ctaY = y;
+      w.ctaZ = z;
+      w.blockLinear = linear;
+      w.shared = b.shared;
+    }
+    return true;
+  };
+
+  const describeBarrierWait = (b: BlockSlot): string => {
+    const parts: string[] = [];
+    const byId = new Map<number, Warp[]>();
+    for (const w of b.warps) {
+      if (w.state !== WarpState.Barrier) continue;
+      const list = byId.get(w.barId) ?? [];
+      list.push(w);
+      byId.set(w.barId, list);
+    }
+    for (const [id, ws] of [...byId.entries()].sort((p, q) => p[0] - q[0])) {
+      const bar = b.barriers.get(id);
+      const expected = bar && bar.count > 0 ? bar.count : b.threads - b.exitedThreads();
+      const lines = [...new Set(ws.map((w) => prog.meta[w.barPc]?.line ?? 0))].sort((p, q) => p - q);
+      parts.push(`warps ${ws.map((w) => w.warpInBlock).join(',')} wait at barrier ${id} (line ${lines.join(', ')}), ${bar?.arrived ?? 0} of ${expected} threads arrived`);
+    }
+    const partial = b.warps.filter((w) => w.state === WarpState.Barrier && (w.active & ~w.exited) !== (w.valid & ~w.exited));
+    for (const w of partial) {
+      parts.push(`warp ${w.warpInBlock} reached it diverged: only lanes of mask 0x${(w.active >>> 0).toString(16)} arrived, the others cannot run until it completes`);
+    }
+    return parts.join('; ');
+  };
+
+  env.barrier = (w, id, count, arrive, index) => {
+    const b = slotOfWarp.get(w) as BlockSlot;
+    const loc = prog.meta[index];
+    const where = `${loc?.file}:${loc?.line}`;
+    if (id < 0 || id > 15)
+      throw new KernelFault('deadlock', `${where}: barrier id ${id} in kernel '${env.kernel.name}' is out of range: a block has 16 named barriers (0-15)`);
+    if (count % 32 !== 0 || count > b.threads)
+      throw new KernelFault('deadlock', `${where}: bar.${arrive ? 'arrive' : 'sync'} ${id}, ${count}: the thread count must be a multiple of 32 and at most the block's ${b.threads} threads`);
+    let bar = b.barriers.get(id);
+    if (!bar) {
+      bar = { arrived: 0, count, waiting: [], sites: new Set() };
+      b.barriers.set(id, bar);
+    } else if (bar.count !== count) {
+      const what = id === 0 && (bar.count === 0 || count === 0) ? ' (id 0 is the barrier __syncthreads() uses)' : '';
+      throw new KernelFault(
+        'deadlock',
+        `${where}: barrier ${id} in kernel '${env.kernel.name}' is used with thread counts ${bar.count || 'all'} and ${count || 'all'} at once${what}: it can never complete consistently; give each use its own id`,
+      );
+    }
+    bar.arrived += popc(w.active);
+    bar.sites.add(index);
+    if (!arrive) {
+      w.state = WarpState.Barrier;
+      w.barId = id;
+      w.barPc = index;
+      bar.waiting.push(w);
+    }
+    tryRelease(b, id);
+  };
+
+  const tryRelease = (b: BlockSlot, id: number): boolean => {
+    const bar = b.barriers.get(id);
+    if (!bar) return false;
+    const expected = bar.count > 0 ? bar.count : b.threads - b.exitedThreads();
+    if (bar.arrived < expected) return false;
+    for (const w of bar.waiting) w.state = WarpState.Running;
+    b.barriers.delete(id);
+    return true;
+  };
+
+  const runWarp = (w: Warp, budget: number): void => {
+    let n = 0;
+    while (w.state === WarpState.Running && n < budget) {
+      const pc = w.pc;
+      w.pc = pc + 1;
+      if (counted[pc] === 1) {
+        inst[pc] = (inst[pc] as number) + 1;
+        thr[pc] = (thr[pc] as number) + w.activeCount;
+        thrOn[pc] = (thrOn[pc] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));
+        if (observer) observer.issue(w, pc);
+        n++;
+      }
+      (fns[pc] as (w: Warp) => void)(w);
+    }
+    w.steps += n;
+    totalInstr += n;
+    if (w.steps > opts.maxWarpInstructions) {
+      const loc = prog.meta[w.pc] ?? prog.meta[0];
+      throw new KernelFault(
+        'runaway',
+        `${loc?.file}:${loc?.line}: runaway loop: warp ${w.warpInBlock} of block (${w.ctaX},${w.ctaY},${w.ctaZ}) in kernel '${env.kernel.name}' executed more than ${opts.maxWarpInstructions.toLocaleString('en-US')} instructions without finishing; fix the loop condition or raise --max-warp-instructions`,
+      );
+    }
+  };
+
+  const active: BlockSlot[] = [];
+  for (const b of slots) if (startBlock(b)) active.push(b);
+
+  while (active.length > 0) {
+    for (let s = 0; s < active.length; s++) {
+      const b = active[s] as BlockSlot;
+      let progressed = false;
+      for (const w of b.warps) {
+        if (w.state !== WarpState.Running) continue;
+        runWarp(w, opts.quantum);
+        progressed = true;
+      }
+      if (b.done()) {
+        if (!startBlock(b)) {
+          active.splice(s, 1);
+          s--;
+        }
+        continue;
+      }
+      if (!progressed) {
+        // every live warp waits at a barrier: a barrier counting all threads may complete now that others exited
+        let released = false;
+        for (const id of [...b.barriers.keys()]) released = tryRelease(b, id) || released;
+        if (!released)
+          throw new KernelFault(
+            'deadlock',
+            `deadlock in kernel '${env.kernel.name}', block (${b.warps[0]?.ctaX},${b.warps[0]?.ctaY},${b.warps[0]?.ctaZ}): ${describeBarrierWait(b)}; no other thread of the block can arrive`,
+          );
+      }
+    }
+  }
+  return { blocks: totalBlocks, warps: totalBlocks * warpsPerBlock, warpInstructions: totalInstr };
+}

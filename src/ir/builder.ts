@@ -1,0 +1,732 @@
+/**
+ * The kernel builder DSL. A kernel body is a TypeScript function that calls these methods; each call
+ * appends a typed, source-located IR instruction. Type errors and scope errors are reported at build
+ * time with the kernel's file:line.
+ */
+import { UserError } from '../errors.js';
+import { callerLoc } from './sourceLoc.js';
+import type {
+  AccessProperty,
+  AtomOp,
+  BinaryOp,
+  CacheOp,
+  CompareOp,
+  ElemType,
+  Instr,
+  KernelIR,
+  Operand,
+  ParamDecl,
+  PtrType,
+  RegInfo,
+  ScalarType,
+  SharedAlloc,
+  SourceLoc,
+  SpecialReg,
+  UnaryOp,
+  ValueType,
+  VoteMode,
+  ShflMode,
+} from './types.js';
+import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
+
+export type Num = number | bigint;
+export type ValLike = Val | Num | boolean;
+
+function where(loc: SourceLoc): string {
+  return `${loc.file}:${loc.line}`;
+}
+
+export function irError(loc: SourceLoc, msg: string): UserError {
+  return new UserError(`${where(loc)}: ${msg}`);
+}
+
+interface Scope {
+  id: number;
+  parent: Scope | null;
+  instrs: Instr[];
+  inLoop: boolean;
+  /** inside a predicated k.when() region */
+  inWhen: boolean;
+}
+
+/** A value in a register (or an immediate). Arithmetic methods build new instructions. */
+export class Val {
+  constructor(
+    readonly k: KernelBuilder,
+    readonly operand: Operand,
+  ) {}
+  get type(): ValueType {
+    return this.operand.type;
+  }
+  add(b: ValLike): Val { return this.k.binary('add', this, b); }
+  sub(b: ValLike): Val { return this.k.binary('sub', this, b); }
+  mul(b: ValLike): Val { return this.k.binary('mul', this, b); }
+  div(b: ValLike): Val { return this.k.binary('div', this, b); }
+  rem(b: ValLike): Val { return this.k.binary('rem', this, b); }
+  and(b: ValLike): Val { return this.k.binary('and', this, b); }
+  or(b: ValLike): Val { return this.k.binary('or', this, b); }
+  xor(b: ValLike): Val { return this.k.binary('xor', this, b); }
+  shl(b: ValLike): Val { return this.k.binary('shl', this, b); }
+  shr(b: ValLike): Val { return this.k.binary('shr', this, b); }
+  min(b: ValLike): Val { return this.k.binary('min', this, b); }
+  max(b: ValLike): Val { return this.k.binary('max', this, b); }
+  mulhi(b: ValLike): Val { return this.k.binary('mulhi', this, b); }
+  lt(b: ValLike): Val { return this.k.cmp('lt', this, b); }
+  le(b: ValLike): Val { return this.k.cmp('le', this, b); }
+  gt(b: ValLike): Val { return this.k.cmp('gt', this, b); }
+  ge(b: ValLike): Val { return this.k.cmp('ge', this, b); }
+  eq(b: ValLike): Val { return this.k.cmp('eq', this, b); }
+  ne(b: ValLike): Val { return this.k.cmp('ne', this, b); }
+  neg(): Val { return this.k.unary('neg', this); }
+  not(): Val { return this.k.unary('not', this); }
+  abs(): Val { return this.k.unary('abs', this); }
+  sqrt(): Val { return this.k.unary('sqrt', this); }
+  /** fused multiply-add: this * b + c */
+  fma(b: ValLike, c: ValLike): Val { return this.k.fma(this, b, c); }
+  /** numeric conversion (cvt) */
+  cast(t: ScalarType): Val { return this.k.cvt(this, t); }
+  /** reinterpret the bits */
+  bitcast(t: ScalarType): Val { return this.k.bitcast(this, t); }
+  /** treat this pointer as a pointer to another element type (reinterpret_cast) */
+  as(elem: ElemType): PtrVal {
+    const t = this.k.expectPtr(this, 'as');
+    return new PtrVal(this.k, { ...this.operand, type: ptrType(t.space, elem, t.property) } as Operand);
+  }
+}
+
+/** a mutable variable (k.let): assignments are masked to the active, predicated-on lanes */
+export class Var extends Val {
+  set(v: ValLike): void {
+    this.k.assign(this, v);
+  }
+}
+
+/** a pointer value: index it with at(), offset it with add() */
+export class PtrVal extends Val {
+  get ptrType(): PtrType {
+    return this.type as PtrType;
+  }
+  /** &p[index] */
+  at(index: ValLike): Ref {
+    return new Ref(this.k, this.add(index));
+  }
+  /** p + index (in elements) */
+  add(index: ValLike): PtrVal {
+    return this.k.lea(this, index, elemBytes(this.ptrType.elem));
+  }
+  /** p + bytes */
+  addBytes(bytes: ValLike): PtrVal {
+    return this.k.lea(this, bytes, 1);
+  }
+  /** the element this pointer points at */
+  get ref(): Ref {
+    return new Ref(this.k, this);
+  }
+  load(opts?: MemOpts): Val | VecVal {
+    return this.ref.load(opts);
+  }
+  store(v: ValLike | VecVal | ValLike[], opts?: MemOpts): void {
+    this.ref.store(v, opts);
+  }
+}
+
+export interface MemOpts {
+  /** PTX cache operator (ld: ca cg cs lu cv; st: wb cg cs wt) or 'strong' (volatile) */
+  cache?: CacheOp;
+}
+
+/** the components of a 64/128-bit vector load */
+export class VecVal {
+  constructor(readonly parts: Val[]) {}
+  get x(): Val { return this.get(0); }
+  get y(): Val { return this.get(1); }
+  get z(): Val { return this.get(2); }
+  get w(): Val { return this.get(3); }
+  get(i: number): Val {
+    const v = this.parts[i];
+    if (!v) throw new Error(`vector component ${i} out of range`);
+    return v;
+  }
+}
+
+/** an lvalue: the address of one element */
+export class Ref {
+  constructor(
+    readonly k: KernelBuilder,
+    readonly addr: PtrVal,
+  ) {}
+  load(opts?: MemOpts): Val | VecVal {
+    return this.k.load(this.addr, opts);
+  }
+  /** load a scalar element (throws at build time if the element is a vector) */
+  get(opts?: MemOpts): Val {
+    const v = this.k.load(this.addr, opts);
+    if (v instanceof VecVal) throw irError(callerLoc(), `get() on a vector element; use load()`);
+    return v;
+  }
+  store(v: ValLike | VecVal | ValLike[], opts?: MemOpts): void {
+    this.k.store(this.addr, v, opts);
+  }
+  atomic(fn: AtomOp, a: ValLike, b?: ValLike): Val {
+    return this.k.atomic(fn, this.addr, a, b, true) as Val;
+  }
+  /** atomic without a return value (RED) */
+  reduce(fn: AtomOp, a: ValLike): void {
+    this.k.atomic(fn, this.addr, a, undefined, false);
+  }
+}
+
+/** a statically sized shared array with row-major indexing (padding = wider rows) */
+export class SharedArray {
+  constructor(
+    readonly base: PtrVal,
+    readonly dims: number[],
+  ) {}
+  at(...idx: ValLike[]): Ref {
+    const k = this.base.k;
+    if (idx.length !== this.dims.length) throw irError(callerLoc(), `shared array has ${this.dims.length} dimensions, indexed with ${idx.length}`);
+    let flat: ValLike = idx[0] as ValLike;
+    for (let d = 1; d < idx.length; d++) flat = k.toVal(flat, i32).mul(this.dims[d] as number).add(idx[d] as ValLike);
+    return this.base.at(flat);
+  }
+}
+
+export interface Dim3Vals {
+  x: Val;
+  y: Val;
+  z: Val;
+}
+
+export class KernelBuilder {
+  private readonly regs: RegInfo[] = [];
+  private scope: Scope;
+  private nextScope = 1;
+  private readonly sharedAllocs: SharedAlloc[] = [];
+  private sharedBytes = 0;
+  private dynShared = false;
+  private readonly barrierIds = new Set<number>();
+  private readonly specials = new Map<string, Val>();
+  readonly params: Record<string, Val> = {};
+
+  constructor(
+    readonly name: string,
+    readonly file: string,
+    readonly paramDecls: ParamDecl[],
+  ) {
+    this.scope = { id: 0, parent: null, instrs: [], inLoop: false, inWhen: false };
+    for (const p of paramDecls) {
+      const dst = this.newReg(p.type, false, { file, line: 0 });
+      this.emit({ op: 'param', dst, type: p.type, name: p.name, loc: { file, line: 0 } });
+      this.params[p.name] = p.type.tag === 'ptr' ? new PtrVal(this, { reg: dst, type: p.type }) : new Val(this, { reg: dst, type: p.type });
+    }
+  }
+
+  // ---- registers and emission -------------------------------------------------------------
+
+  private newReg(type: ValueType, mutable: boolean, loc: SourceLoc): number {
+    this.regs.push({ type, mutable, loc, scope: this.scope.id });
+    return this.regs.length - 1;
+  }
+
+  private emit(i: Instr): void {
+    this.scope.instrs.push(i);
+  }
+
+  private visible(scopeId: number): boolean {
+    for (let s: Scope | null = this.scope; s; s = s.parent) if (s.id === scopeId) return true;
+    return false;
+  }
+
+  /** an operand usable here: immediates pass; registers must be defined in an enclosing scope */
+  private use(v: Val, loc: SourceLoc): Operand {
+    if (v.k !== this) throw irError(loc, 'value from another kernel');
+    const o = v.operand;
+    if ('reg' in o) {
+      const info = this.regs[o.reg];
+      if (info && !this.visible(info.scope))
+        throw irError(loc, `value defined at line ${info.loc.line} is used outside the block that defines it; declare it with k.let() before the block and set() it inside`);
+    }
+    return o;
+  }
+
+  private wrap(dst: number, type: ValueType): Val {
+    return type.tag === 'ptr' ? new PtrVal(this, { reg: dst, type }) : new Val(this, { reg: dst, type });
+  }
+
+  /** lift a JS number/boolean to an immediate of `type` (or check a Val's type) */
+  toVal(v: ValLike, type: ValueType, loc: SourceLoc = callerLoc()): Val {
+    if (v instanceof Val) return v;
+    if (typeof v === 'boolean') {
+      if (!(type.tag === 'scalar' && type.kind === 'pred')) throw irError(loc, `boolean literal where ${typeName(type)} is expected`);
+      return new Val(this, { imm: v ? 1 : 0, type: pred });
+    }
+    if (type.tag === 'ptr') throw irError(loc, `number literal where ${typeName(type)} is expected`);
+    if (typeof v === 'bigint') {
+      if (type.kind !== 'i64' && type.kind !== 'u64') throw irError(loc, `bigint literal where ${type.kind} is expected`);
+      return new Val(this, { imm: v, type });
+    }
+    if (type.kind === 'i64' || type.kind === 'u64') {
+      if (!Number.isInteger(v)) throw irError(loc, `non-integer literal ${v} where ${type.kind} is expected`);
+      return new Val(this, { imm: BigInt(v), type });
+    }
+    if (isInt(type) && !Number.isInteger(v)) throw irError(loc, `non-integer literal ${v} where ${type.kind} is expected; write a float value with k.f32(${v})`);
+    return new Val(this, { imm: v, type });
+  }
+
+  private operandsOf2(a: ValLike, b: ValLike, loc: SourceLoc, what: string): [Val, Val] {
+    let va: Val;
+    let vb: Val;
+    if (a instanceof Val) {
+      va = a;
+      vb = this.toVal(b, a.type, loc);
+    } else if (b instanceof Val) {
+      vb = b;
+      va = this.toVal(a, b.type, loc);
+    } else {
+      va = this.toVal(a, typeof a === 'boolean' ? pred : i32, loc);
+      vb = this.toVal(b, va.type, loc);
+    }
+    if (!sameType(va.type, vb.type))
+      throw irError(loc, `type error: ${what} of ${typeName(va.type)} and ${typeName(vb.type)}; convert one side with .cast(${typeName(va.type)})`);
+    return [va, vb];
+  }
+
+  // ---- constants, specials -----------------------------------------------------------------
+
+  const(type: ScalarType, value: Num | boolean): Val {
+    return this.toVal(value, type);
+  }
+  f32(v: number): Val { return this.toVal(v, f32); }
+  f64(v: number): Val { return this.toVal(v, f64); }
+  i32(v: number): Val { return this.toVal(v, i32); }
+  u32(v: number): Val { return this.toVal(v, u32); }
+  i64(v: Num): Val { return this.toVal(typeof v === 'number' ? BigInt(v) : v, i64); }
+  u64(v: Num): Val { return this.toVal(typeof v === 'number' ? BigInt(v) : v, u64); }
+
+  private special(sreg: SpecialReg, type: ValueType = u32): Val {
+    const key = `${sreg}:${typeName(type)}`;
+    let v = this.specials.get(key);
+    if (!v) {
+      // special registers are read once at kernel entry, so they are visible everywhere
+      const saved = this.scope;
+      let root = saved;
+      while (root.parent) root = root.parent;
+      this.scope = root;
+      const loc = { file: this.file, line: 0 };
+      const dst = this.newReg(type, false, loc);
+      root.instrs.splice(this.paramDecls.length + this.specials.size, 0, { op: 'special', dst, sreg, type, loc });
+      this.scope = saved;
+      v = this.wrap(dst, type);
+      this.specials.set(key, v);
+    }
+    return v;
+  }
+  /** a dim3 of special registers, each read (S2R) only when used */
+  private dim3(prefix: 'tid' | 'ctaid' | 'ntid' | 'nctaid'): Dim3Vals {
+    const k = this;
+    return {
+      get x() { return k.special(`${prefix}.x`); },
+      get y() { return k.special(`${prefix}.y`); },
+      get z() { return k.special(`${prefix}.z`); },
+    };
+  }
+  get threadIdx(): Dim3Vals { return this.dim3('tid'); }
+  get blockIdx(): Dim3Vals { return this.dim3('ctaid'); }
+  get blockDim(): Dim3Vals { return this.dim3('ntid'); }
+  get gridDim(): Dim3Vals { return this.dim3('nctaid'); }
+  /** lane index within the warp (%laneid) */
+  get laneId(): Val { return this.special('laneid'); }
+  /** warp index within the block (threadIdx linearised / 32) */
+  get warpId(): Val { return this.special('warpid'); }
+
+  // ---- arithmetic --------------------------------------------------------------------------
+
+  unary(fn: UnaryOp, a: ValLike): Val {
+    const loc = callerLoc();
+    const va = a instanceof Val ? a : this.toVal(a, i32, loc);
+    const t = va.type;
+    if (t.tag === 'ptr') throw irError(loc, `${fn} of a pointer`);
+    if (['sqrt', 'rsqrt', 'rcp', 'exp2', 'log2', 'sin', 'cos', 'floor', 'ceil', 'trunc'].includes(fn) && !isFloat(t))
+      throw irError(loc, `type error: ${fn} needs f32 or f64, got ${t.kind}`);
+    if (['popc', 'clz', 'brev', 'not'].includes(fn) && isFloat(t)) throw irError(loc, `type error: ${fn} needs an integer or pred, got ${t.kind}`);
+    const opA = this.use(va, loc);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'unary', fn, dst, type: t, a: opA, loc });
+    return this.wrap(dst, t);
+  }
+
+  binary(fn: BinaryOp, a: ValLike, b: ValLike): Val {
+    const loc = callerLoc();
+    if (fn === 'shl' || fn === 'shr') {
+      // shift amounts may be any integer type: they are converted to the shifted type's width
+      const va = a instanceof Val ? a : this.toVal(a, i32, loc);
+      const vb = this.toVal(b instanceof Val ? b : b, va.type, loc);
+      return this.binaryChecked(fn, va, vb.type === va.type ? vb : this.cvt(vb, va.type as ScalarType), loc);
+    }
+    const [va, vb] = this.operandsOf2(a, b, loc, fn);
+    return this.binaryChecked(fn, va, vb, loc);
+  }
+
+  private binaryChecked(fn: BinaryOp, va: Val, vb: Val, loc: SourceLoc): Val {
+    const t = va.type;
+    if (t.tag === 'ptr') throw irError(loc, `type error: ${fn} of pointers; use p.add(n) or p.at(i)`);
+    if (t.kind === 'pred' && !['and', 'or', 'xor'].includes(fn)) throw irError(loc, `type error: ${fn} of pred values`);
+    if (isFloat(t) && ['and', 'or', 'xor', 'shl', 'shr', 'mulhi'].includes(fn)) throw irError(loc, `type error: ${fn} needs integers, got ${t.kind}`);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'binary', fn, dst, type: t, a: this.use(va, loc), b: this.use(vb, loc), loc });
+    return this.wrap(dst, t);
+  }
+
+  cmp(fn: CompareOp, a: ValLike, b: ValLike): Val {
+    const loc = callerLoc();
+    const [va, vb] = this.operandsOf2(a, b, loc, fn);
+    const dst = this.newReg(pred, false, loc);
+    this.emit({ op: 'cmp', fn, dst, a: this.use(va, loc), b: this.use(vb, loc), loc });
+    return this.wrap(dst, pred);
+  }
+
+  fma(a: ValLike, b: ValLike, c: ValLike): Val {
+    const loc = callerLoc();
+    const [va, vb] = this.operandsOf2(a, b, loc, 'fma');
+    const vc = this.toVal(c, va.type, loc);
+    if (!sameType(vc.type, va.type)) throw irError(loc, `type error: fma of ${typeName(va.type)} with addend ${typeName(vc.type)}`);
+    const t = va.type;
+    if (t.tag === 'ptr' || t.kind === 'pred') throw irError(loc, 'type error: fma needs numbers');
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'fma', dst, type: t, a: this.use(va, loc), b: this.use(vb, loc), c: this.use(vc, loc), loc });
+    return this.wrap(dst, t);
+  }
+
+  /** cond ? a : b */
+  select(cond: ValLike, a: ValLike, b: ValLike): Val {
+    const loc = callerLoc();
+    const vcond = this.toVal(cond, pred, loc);
+    if (!(vcond.type.tag === 'scalar' && vcond.type.kind === 'pred')) throw irError(loc, `type error: select condition must be pred, got ${typeName(vcond.type)}`);
+    const [va, vb] = this.operandsOf2(a, b, loc, 'select');
+    const dst = this.newReg(va.type, false, loc);
+    this.emit({ op: 'select', dst, type: va.type, cond: this.use(vcond, loc), a: this.use(va, loc), b: this.use(vb, loc), loc });
+    return this.wrap(dst, va.type);
+  }
+
+  cvt(a: Val, t: ScalarType): Val {
+    const loc = callerLoc();
+    if (a.type.tag === 'ptr') {
+      if (t.kind !== 'u64' && t.kind !== 'i64') throw irError(loc, `type error: a pointer converts only to u64/i64`);
+    }
+    if (a.type.tag === 'scalar' && a.type.kind === t.kind) return a;
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'cvt', dst, type: t, a: this.use(a, loc), loc });
+    return this.wrap(dst, t);
+  }
+
+  bitcast(a: Val, t: ScalarType): Val {
+    const loc = callerLoc();
+    const from = a.type;
+    const bytes = (x: ValueType) => (x.tag === 'ptr' ? 8 : elemBytes(x));
+    if (bytes(from) !== bytes(t)) throw irError(loc, `type error: bitcast from ${typeName(from)} to ${t.kind} changes the size`);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'bitcast', dst, type: t, a: this.use(a, loc), loc });
+    return this.wrap(dst, t);
+  }
+
+  expectPtr(v: Val, what: string): PtrType {
+    if (v.type.tag !== 'ptr') throw irError(callerLoc(), `type error: ${what} needs a pointer, got ${typeName(v.type)}`);
+    return v.type;
+  }
+
+  lea(base: PtrVal, index: ValLike, scale: number): PtrVal {
+    const loc = callerLoc();
+    const vi = index instanceof Val ? index : this.toVal(index, i32, loc);
+    if (!isInt(vi.type)) throw irError(loc, `type error: pointer index must be an integer, got ${typeName(vi.type)}`);
+    const t = base.ptrType;
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'lea', dst, type: t, base: this.use(base, loc), index: this.use(vi, loc), scale, loc });
+    return new PtrVal(this, { reg: dst, type: t });
+  }
+
+  /** a pointer with a cuda::annotated_ptr access property */
+  annotate(p: PtrVal, property: AccessProperty): PtrVal {
+    const loc = callerLoc();
+    const t = ptrType(p.ptrType.space, p.ptrType.elem, property);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'unary', fn: 'mov', dst, type: t, a: this.use(p, loc), loc });
+    return new PtrVal(this, { reg: dst, type: t });
+  }
+
+  // ---- variables ---------------------------------------------------------------------------
+
+  let(type: ScalarType | PtrType, init: ValLike): Var {
+    const loc = callerLoc();
+    const dst = this.newReg(type, true, loc);
+    const v = type.tag === 'ptr' ? new PtrVar(this, { reg: dst, type }) : new Var(this, { reg: dst, type });
+    this.assignTo(dst, type, init, loc);
+    return v;
+  }
+
+  assign(target: Var, v: ValLike): void {
+    const loc = callerLoc();
+    const o = target.operand;
+    if (!('reg' in o) || !this.regs[o.reg]?.mutable) throw irError(loc, 'set() on a value that is not a k.let() variable');
+    this.use(target, loc);
+    this.assignTo(o.reg, o.type, v, loc);
+  }
+
+  private assignTo(dst: number, type: ValueType, v: ValLike, loc: SourceLoc): void {
+    const val = this.toVal(v, type, loc);
+    if (!sameType(val.type, type)) throw irError(loc, `type error: assigning ${typeName(val.type)} to a ${typeName(type)} variable`);
+    this.emit({ op: 'assign', dst, type, a: this.use(val, loc), loc });
+  }
+
+  // ---- memory ------------------------------------------------------------------------------
+
+  load(addr: PtrVal, opts?: MemOpts): Val | VecVal {
+    const loc = callerLoc();
+    const t = addr.ptrType;
+    const elem = t.elem;
+    const scalars: ScalarType[] = elem.tag === 'vec' ? Array.from({ length: elem.n }, () => elem.elem) : [elem];
+    const dsts = scalars.map((s) => this.newReg(s, false, loc));
+    this.emit({ op: 'ld', space: t.space, dsts, elem, addr: this.use(addr, loc), cache: opts?.cache ?? 'ca', property: t.property ?? { kind: 'global' }, loc });
+    const vals = dsts.map((d, i) => this.wrap(d, scalars[i] as ScalarType));
+    return elem.tag === 'vec' ? new VecVal(vals) : (vals[0] as Val);
+  }
+
+  store(addr: PtrVal, v: ValLike | VecVal | ValLike[], opts?: MemOpts): void {
+    const loc = callerLoc();
+    const t = addr.ptrType;
+    const elem = t.elem;
+    let values: Operand[];
+    if (elem.tag === 'vec') {
+      const parts = v instanceof VecVal ? v.parts : Array.isArray(v) ? v : null;
+      if (!parts || parts.length !== elem.n) throw irError(loc, `type error: storing to ${typeName(elem)} needs ${elem.n} components`);
+      values = parts.map((p) => {
+        const pv = this.toVal(p, elem.elem, loc);
+        if (!sameType(pv.type, elem.elem)) throw irError(loc, `type error: storing ${typeName(pv.type)} into a ${typeName(elem)} component`);
+        return this.use(pv, loc);
+      });
+    } else {
+      if (v instanceof VecVal || Array.isArray(v)) throw irError(loc, `type error: storing a vector to ${typeName(elem)}`);
+      const pv = this.toVal(v, elem, loc);
+      if (!sameType(pv.type, elem)) throw irError(loc, `type error: storing ${typeName(pv.type)} through a pointer to ${typeName(elem)}`);
+      values = [this.use(pv, loc)];
+    }
+    this.emit({ op: 'st', space: t.space, values, elem, addr: this.use(addr, loc), cache: opts?.cache ?? 'wb', property: t.property ?? { kind: 'global' }, loc });
+  }
+
+  atomic(fn: AtomOp, addr: PtrVal, a: ValLike, b: ValLike | undefined, returns: boolean): Val | undefined {
+    const loc = callerLoc();
+    const t = addr.ptrType;
+    if (t.elem.tag !== 'scalar') throw irError(loc, 'atomics need a scalar element');
+    const et = t.elem;
+    const va = this.toVal(a, et, loc);
+    if (!sameType(va.type, et)) throw irError(loc, `type error: atomic ${fn} of ${typeName(va.type)} on ${et.kind}`);
+    const vb = b === undefined ? undefined : this.toVal(b, et, loc);
+    const dst = returns ? this.newReg(et, false, loc) : null;
+    this.emit({ op: 'atom', space: t.space, fn, dst, type: et, addr: this.use(addr, loc), a: this.use(va, loc), ...(vb ? { b: this.use(vb, loc) } : {}), property: t.property ?? { kind: 'global' }, loc });
+    return dst === null ? undefined : this.wrap(dst, et);
+  }
+
+  /** __shared__ T name[d0][d1]…  (pad a dimension by declaring it wider, e.g. [32, 33]) */
+  shared(elem: ElemType, dims: number[], name = `smem${this.sharedAllocs.length}`): SharedArray {
+    const loc = callerLoc();
+    if (dims.length === 0 || dims.some((d) => !Number.isInteger(d) || d <= 0)) throw irError(loc, `shared array dimensions must be positive integers, got [${dims.join(', ')}]`);
+    const count = dims.reduce((a, b) => a * b, 1);
+    const bytes = count * elemBytes(elem);
+    const align = Math.max(16, elemBytes(elem));
+    const offset = Math.ceil(this.sharedBytes / align) * align;
+    this.sharedAllocs.push({ name, offset, bytes, align, loc });
+    this.sharedBytes = offset + bytes;
+    const base = this.constPtr(ptrType('shared', elem), offset, loc);
+    return new SharedArray(base, dims);
+  }
+
+  /** extern __shared__ T name[] — placed after the static shared arrays */
+  dynamicShared(elem: ElemType): PtrVal {
+    const loc = callerLoc();
+    void loc;
+    this.dynShared = true;
+    return this.special('dynsmem', ptrType('shared', elem)) as PtrVal;
+  }
+
+  /** shared pointers are byte offsets in the block's shared window */
+  private constPtr(t: PtrType, offset: number, _loc: SourceLoc): PtrVal {
+    return new PtrVal(this, { imm: offset, type: t });
+  }
+
+  // ---- control flow --------------------------------------------------------------------------
+
+  private nested(inLoop: boolean, build: () => void, inWhen = false): Instr[] {
+    const parent = this.scope;
+    if (parent.inWhen) throw irError(callerLoc(), 'control flow inside k.when(): a predicated region must be straight-line code; use k.if()');
+    const s: Scope = { id: this.nextScope++, parent, instrs: [], inLoop: inLoop || parent.inLoop, inWhen };
+    this.scope = s;
+    try {
+      build();
+    } finally {
+      this.scope = parent;
+    }
+    return s.instrs;
+  }
+
+  private condOperand(cond: ValLike, loc: SourceLoc): Operand {
+    const c = this.toVal(cond, pred, loc);
+    if (!(c.type.tag === 'scalar' && c.type.kind === 'pred')) throw irError(loc, `type error: condition must be pred (a comparison), got ${typeName(c.type)}`);
+    return this.use(c, loc);
+  }
+
+  /** if (cond) then() else otherwise() — a branch (BRA) in SASS */
+  if(cond: ValLike, then: () => void, otherwise?: () => void): void {
+    const loc = callerLoc();
+    const c = this.condOperand(cond, loc);
+    const t = this.nested(false, then);
+    const e = otherwise ? this.nested(false, otherwise) : null;
+    this.emit({ op: 'if', cond: c, then: t, else: e, predicated: false, loc });
+  }
+
+  /** a short conditional that nvcc if-converts: predicated instructions, no branch */
+  when(cond: ValLike, body: () => void): void {
+    const loc = callerLoc();
+    const c = this.condOperand(cond, loc);
+    const t = this.nested(false, body, true);
+    this.emit({ op: 'if', cond: c, then: t, else: null, predicated: true, loc });
+  }
+
+  /** for (i = start; i < end; i += step) body(i) — guard branch + back-edge branch, as nvcc emits */
+  for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void): void {
+    const loc = callerLoc();
+    const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
+    const i = this.let(startV.type as ScalarType, startV);
+    this.loop(loc, () => i.lt(end), () => {
+      body(i);
+      i.set(i.add(step));
+    }, true);
+  }
+
+  /** while (cond()) body() */
+  while(cond: () => ValLike, body: () => void): void {
+    this.loop(callerLoc(), cond, body, true);
+  }
+
+  /** do body() while (cond()) */
+  doWhile(body: () => void, cond: () => ValLike): void {
+    this.loop(callerLoc(), cond, body, false);
+  }
+
+  private loop(loc: SourceLoc, cond: () => ValLike, body: () => void, guard: boolean): void {
+    let c: Operand | null = null;
+    const head = this.nested(true, () => {
+      c = this.condOperand(cond(), loc);
+    });
+    const b = this.nested(true, body);
+    this.emit({ op: 'loop', head, cond: c as unknown as Operand, body: b, guard, loc });
+  }
+
+  break(): void {
+    const loc = callerLoc();
+    if (!this.scope.inLoop) throw irError(loc, 'break outside a loop');
+    if (this.scope.inWhen) throw irError(loc, 'break inside k.when(); use k.if()');
+    this.emit({ op: 'break', loc });
+  }
+
+  /** early return: the active threads exit */
+  return(): void {
+    this.emit({ op: 'return', loc: callerLoc() });
+  }
+
+  // ---- synchronisation and warp primitives --------------------------------------------------
+
+  /** __syncthreads(): bar.sync 0 */
+  syncthreads(): void {
+    this.barrierIds.add(0);
+    this.emit({ op: 'bar', mode: 'sync', id: { imm: 0, type: u32 }, count: null, loc: callerLoc() });
+  }
+  /** bar.sync id, count — count a multiple of 32; omit for all threads of the block */
+  barSync(id: ValLike, count?: ValLike): void {
+    this.bar('sync', id, count);
+  }
+  /** bar.arrive id, count */
+  barArrive(id: ValLike, count: ValLike): void {
+    this.bar('arrive', id, count);
+  }
+  private bar(mode: 'sync' | 'arrive', id: ValLike, count?: ValLike): void {
+    const loc = callerLoc();
+    const vid = this.toVal(id, u32, loc);
+    if ('imm' in vid.operand) this.barrierIds.add(Number(vid.operand.imm));
+    const vc = count === undefined ? null : this.toVal(count, u32, loc);
+    this.emit({ op: 'bar', mode, id: this.use(vid, loc), count: vc ? this.use(vc, loc) : null, loc });
+  }
+  syncwarp(mask: ValLike = 0xffffffff): void {
+    const loc = callerLoc();
+    this.emit({ op: 'syncwarp', mask: this.use(this.toVal(mask, u32, loc), loc), loc });
+  }
+  shfl(mode: ShflMode, value: Val, lane: ValLike, opts: { mask?: ValLike; width?: number } = {}): Val {
+    const loc = callerLoc();
+    const t = value.type;
+    if (t.tag !== 'scalar' || t.kind === 'pred') throw irError(loc, `type error: shfl of ${typeName(t)}`);
+    const width = opts.width ?? 32;
+    if (![1, 2, 4, 8, 16, 32].includes(width)) throw irError(loc, `shfl width must be a power of two up to 32, got ${width}`);
+    const dst = this.newReg(t, false, loc);
+    this.emit({
+      op: 'shfl', mode, dst, type: t, value: this.use(value, loc), lane: this.use(this.toVal(lane, u32, loc), loc), width,
+      mask: this.use(this.toVal(opts.mask ?? 0xffffffff, u32, loc), loc), loc,
+    });
+    return this.wrap(dst, t);
+  }
+  vote(mode: VoteMode, p: ValLike, mask: ValLike = 0xffffffff): Val {
+    const loc = callerLoc();
+    const dst = this.newReg(mode === 'ballot' ? u32 : pred, false, loc);
+    this.emit({ op: 'vote', mode, dst, pred: this.condOperand(p, loc), mask: this.use(this.toVal(mask, u32, loc), loc), loc });
+    return this.wrap(dst, mode === 'ballot' ? u32 : pred);
+  }
+  matchAny(value: Val, mask: ValLike = 0xffffffff): Val {
+    const loc = callerLoc();
+    const dst = this.newReg(u32, false, loc);
+    this.emit({ op: 'match', dst, value: this.use(value, loc), mask: this.use(this.toVal(mask, u32, loc), loc), loc });
+    return this.wrap(dst, u32);
+  }
+  activemask(): Val {
+    const loc = callerLoc();
+    const dst = this.newReg(u32, false, loc);
+    this.emit({ op: 'activemask', dst, loc });
+    return this.wrap(dst, u32);
+  }
+  membar(scope: 'cta' | 'gpu' | 'sys'): void {
+    this.emit({ op: 'membar', scope, loc: callerLoc() });
+  }
+  /** cuda::apply_access_property on the 128-byte line holding p (prefetch.global.L2::evict_last/normal) */
+  l2Prefetch(p: PtrVal, prop: 'persisting' | 'normal'): void {
+    const loc = callerLoc();
+    this.emit({ op: 'l2prefetch', addr: this.use(p, loc), prop, loc });
+  }
+  /** discard.global.L2 of the 128-byte line at p (must be 128-byte aligned) */
+  l2Discard(p: PtrVal): void {
+    const loc = callerLoc();
+    this.emit({ op: 'l2discard', addr: this.use(p, loc), loc });
+  }
+
+  // ---- result --------------------------------------------------------------------------------
+
+  finish(): KernelIR {
+    let root = this.scope;
+    while (root.parent) root = root.parent;
+    return {
+      name: this.name,
+      file: this.file,
+      params: this.paramDecls,
+      regs: this.regs,
+      body: root.instrs,
+      sharedStatic: this.sharedAllocs,
+      sharedStaticBytes: this.sharedBytes,
+      usesDynamicShared: this.dynShared,
+      barrierIds: [...this.barrierIds].sort((a, b) => a - b),
+    };
+  }
+}
+
+/** a mutable pointer variable */
+export class PtrVar extends PtrVal {
+  set(v: ValLike): void {
+    this.k.assign(this as unknown as Var, v);
+  }
+}
+
+export { f32, f64, i32, u32, i64, u64, pred };

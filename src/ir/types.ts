@@ -1,0 +1,181 @@
+/**
+ * Warpsight's warp-level IR: typed values, structured control flow, one memory instruction per SASS
+ * LDG/STG/LDS/STS so that instruction and request counts compare with ncu's. Every instruction remembers
+ * the kernel source line that built it.
+ */
+
+export type ScalarKind = 'pred' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
+export type Space = 'global' | 'shared' | 'local';
+
+export interface ScalarType {
+  readonly tag: 'scalar';
+  readonly kind: ScalarKind;
+}
+/** 2- or 4-element vectors, for 64- and 128-bit loads and stores (int2, float4, …) */
+export interface VecType {
+  readonly tag: 'vec';
+  readonly elem: ScalarType;
+  readonly n: 2 | 4;
+}
+export type ElemType = ScalarType | VecType;
+
+/** cuda::access_property carried by an annotated_ptr; static per pointer type, as in C++ */
+export type AccessPropertyKind = 'global' | 'normal' | 'streaming' | 'persisting' | 'shared';
+export type AccessProperty =
+  | { kind: AccessPropertyKind }
+  | {
+      kind: 'interleaved';
+      primary: 'normal' | 'streaming' | 'persisting';
+      fraction: number;
+      secondary?: 'normal' | 'streaming' | 'persisting' | 'global';
+    }
+  | {
+      kind: 'range';
+      base: number;
+      primaryBytes: number;
+      totalBytes: number;
+      primary: 'normal' | 'streaming' | 'persisting';
+      secondary?: 'normal' | 'streaming' | 'persisting' | 'global';
+    };
+
+export interface PtrType {
+  readonly tag: 'ptr';
+  readonly space: Space;
+  readonly elem: ElemType;
+  readonly property?: AccessProperty;
+}
+/** what a register can hold */
+export type ValueType = ScalarType | PtrType;
+
+/** storage class of a register: which typed array holds its 32 lanes */
+export type Storage = 'i32' | 'f32' | 'f64' | 'i64';
+
+export interface SourceLoc {
+  file: string;
+  line: number;
+}
+
+/** An operand: a register or an immediate of the operand's type */
+export type Operand = { readonly reg: number; readonly type: ValueType } | { readonly imm: number | bigint; readonly type: ValueType };
+
+export type UnaryOp = 'neg' | 'not' | 'abs' | 'sqrt' | 'rsqrt' | 'rcp' | 'exp2' | 'log2' | 'sin' | 'cos' | 'floor' | 'ceil' | 'trunc' | 'popc' | 'clz' | 'brev' | 'mov';
+export type BinaryOp = 'add' | 'sub' | 'mul' | 'div' | 'rem' | 'and' | 'or' | 'xor' | 'shl' | 'shr' | 'min' | 'max' | 'mulhi';
+export type CompareOp = 'lt' | 'le' | 'gt' | 'ge' | 'eq' | 'ne';
+export type SpecialReg =
+  | 'tid.x' | 'tid.y' | 'tid.z'
+  | 'ntid.x' | 'ntid.y' | 'ntid.z'
+  | 'ctaid.x' | 'ctaid.y' | 'ctaid.z'
+  | 'nctaid.x' | 'nctaid.y' | 'nctaid.z'
+  | 'laneid' | 'warpid'
+  /** base offset of dynamic (extern) shared memory */
+  | 'dynsmem';
+
+/** PTX cache operators on loads (ca cg cs lu cv) and stores (wb cg cs wt); 'strong' = volatile/relaxed.gpu, bypasses L1 */
+export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
+export type ShflMode = 'idx' | 'up' | 'down' | 'xor';
+export type VoteMode = 'any' | 'all' | 'ballot' | 'uni';
+export type AtomOp = 'add' | 'min' | 'max' | 'exch' | 'cas' | 'and' | 'or' | 'xor' | 'inc' | 'dec';
+
+interface InstrBase {
+  readonly loc: SourceLoc;
+}
+
+export type Instr =
+  | (InstrBase & { op: 'const'; dst: number; type: ValueType; value: number | bigint })
+  | (InstrBase & { op: 'special'; dst: number; sreg: SpecialReg; type: ValueType })
+  | (InstrBase & { op: 'param'; dst: number; type: ValueType; name: string })
+  | (InstrBase & { op: 'unary'; fn: UnaryOp; dst: number; type: ValueType; a: Operand })
+  | (InstrBase & { op: 'binary'; fn: BinaryOp; dst: number; type: ValueType; a: Operand; b: Operand })
+  | (InstrBase & { op: 'fma'; dst: number; type: ValueType; a: Operand; b: Operand; c: Operand })
+  | (InstrBase & { op: 'cmp'; fn: CompareOp; dst: number; a: Operand; b: Operand })
+  | (InstrBase & { op: 'select'; dst: number; type: ValueType; cond: Operand; a: Operand; b: Operand })
+  | (InstrBase & { op: 'cvt'; dst: number; type: ValueType; a: Operand })
+  | (InstrBase & { op: 'bitcast'; dst: number; type: ValueType; a: Operand })
+  /** pointer arithmetic: dst = base + index * scale (bytes) */
+  | (InstrBase & { op: 'lea'; dst: number; type: PtrType; base: Operand; index: Operand; scale: number })
+  /** masked move into a mutable variable */
+  | (InstrBase & { op: 'assign'; dst: number; type: ValueType; a: Operand })
+  | (InstrBase & {
+      op: 'ld';
+      space: Space;
+      dsts: number[];
+      elem: ElemType;
+      addr: Operand;
+      cache: CacheOp;
+      property: AccessProperty;
+    })
+  | (InstrBase & {
+      op: 'st';
+      space: Space;
+      values: Operand[];
+      elem: ElemType;
+      addr: Operand;
+      cache: CacheOp;
+      property: AccessProperty;
+    })
+  | (InstrBase & {
+      op: 'atom';
+      space: Space;
+      fn: AtomOp;
+      dst: number | null;
+      type: ScalarType;
+      addr: Operand;
+      a: Operand;
+      b?: Operand;
+      property: AccessProperty;
+    })
+  /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
+  | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
+  | (InstrBase & { op: 'syncwarp'; mask: Operand })
+  | (InstrBase & { op: 'shfl'; mode: ShflMode; dst: number; type: ScalarType; value: Operand; lane: Operand; width: number; mask: Operand })
+  | (InstrBase & { op: 'vote'; mode: VoteMode; dst: number; pred: Operand; mask: Operand })
+  | (InstrBase & { op: 'match'; dst: number; value: Operand; mask: Operand })
+  | (InstrBase & { op: 'activemask'; dst: number })
+  /** prefetch.global.L2::evict_last / evict_normal of the 128-byte line holding addr */
+  | (InstrBase & { op: 'l2prefetch'; addr: Operand; prop: 'persisting' | 'normal' })
+  /** discard.global.L2 [addr], 128 */
+  | (InstrBase & { op: 'l2discard'; addr: Operand })
+  | (InstrBase & { op: 'membar'; scope: 'cta' | 'gpu' | 'sys' })
+  | (InstrBase & { op: 'break' })
+  | (InstrBase & { op: 'return' })
+  /** structured if/else; `predicated` compiles to predicated instructions without a branch (nvcc's if-conversion) */
+  | (InstrBase & { op: 'if'; cond: Operand; then: Instr[]; else: Instr[] | null; predicated: boolean })
+  /** a loop: `cond` is computed by `head`; `guard` emits the entry test (a `for`/`while`), else do-while */
+  | (InstrBase & { op: 'loop'; head: Instr[]; cond: Operand; body: Instr[]; guard: boolean });
+
+export interface RegInfo {
+  type: ValueType;
+  /** defined by an `assign`-able variable (k.let) */
+  mutable: boolean;
+  loc: SourceLoc;
+  /** nesting scope id where the register is defined (for the validator) */
+  scope: number;
+}
+
+export interface SharedAlloc {
+  name: string;
+  offset: number;
+  bytes: number;
+  align: number;
+  loc: SourceLoc;
+}
+
+export interface ParamDecl {
+  name: string;
+  type: ValueType;
+}
+
+/** A built kernel: its instructions, registers, parameters and shared memory */
+export interface KernelIR {
+  name: string;
+  file: string;
+  params: ParamDecl[];
+  regs: RegInfo[];
+  body: Instr[];
+  sharedStatic: SharedAlloc[];
+  sharedStaticBytes: number;
+  /** the kernel uses `extern __shared__` dynamic shared memory */
+  usesDynamicShared: boolean;
+  /** named barrier ids used (for the sm_90 barrier occupancy limit) */
+  barrierIds: number[];
+}

@@ -1,0 +1,82 @@
+/**
+ * The host side of a kernel file: allocate and fill device buffers (lazily, page by page), read
+ * results back for the correctness check.
+ */
+import type { ScalarKind, ScalarType } from '../ir/types.js';
+import { scalarBytes } from '../ir/typesys.js';
+import { type DeviceMemory, type DevicePtr, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
+import { UserError } from '../errors.js';
+
+type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'u32' | 'f32' | 'f64' | 'i64' | 'u64';
+function view(k: ScalarKind): ViewName {
+  switch (k) {
+    case 'pred':
+    case 'u8': return 'u8';
+    case 'i8': return 'i8';
+    case 'u16': return 'u16';
+    case 'i16': return 'i16';
+    case 'i32': return 'i32';
+    case 'u32': return 'u32';
+    case 'f32': return 'f32';
+    case 'f64': return 'f64';
+    case 'i64': return 'i64';
+    case 'u64': return 'u64';
+  }
+}
+
+export type ElementInit = (index: number) => number | bigint;
+
+export class Host {
+  constructor(readonly mem: DeviceMemory) {}
+
+  /** cudaMalloc of `count` elements, filled with init(i) on first touch (zeros without init) */
+  alloc(type: ScalarType, count: number, name: string, init?: ElementInit): DevicePtr {
+    const size = scalarBytes(type.kind);
+    const v = view(type.kind);
+    const total = count * size;
+    if (!init) return this.mem.alloc(total, name);
+    return this.mem.alloc(total, name, (page: Page, pageOffset: number, from: number, to: number) => {
+      const arr = page[v];
+      const first = pageOffset / size;
+      const end = Math.min(to / size, count - first);
+      for (let j = from / size; j < end; j++) arr[j] = init(first + j) as never;
+    });
+  }
+
+  /** element i of a buffer */
+  read(p: DevicePtr, type: ScalarType, i: number): number | bigint {
+    const size = scalarBytes(type.kind);
+    const addr = p.address + i * size;
+    const a = p.allocation;
+    if (addr < a.base || addr + size > a.end) throw new UserError(`host read of element ${i} is outside allocation '${a.name}' (${a.bytes} bytes)`);
+    const off = addr - a.base;
+    const page = a.page(off).ready(off % PAGE_BYTES, size);
+    return page[view(type.kind)][(off % PAGE_BYTES) / size] as number | bigint;
+  }
+
+  readNumber(p: DevicePtr, type: ScalarType, i: number): number {
+    return Number(this.read(p, type, i));
+  }
+
+  write(p: DevicePtr, type: ScalarType, i: number, value: number | bigint): void {
+    const size = scalarBytes(type.kind);
+    const off = p.address - p.allocation.base + i * size;
+    const page = p.allocation.page(off).ready(off % PAGE_BYTES, size);
+    page[view(type.kind)][(off % PAGE_BYTES) / size] = value as never;
+  }
+
+  /** a pointer `elements` elements of `type` into a buffer (like p + n in C) */
+  offset(p: DevicePtr, type: ScalarType, elements: number): DevicePtr {
+    return { kind: 'devptr', address: p.address + elements * scalarBytes(type.kind), allocation: p.allocation };
+  }
+}
+
+/** the hash micro.cu uses to fill buffers (every byte non-zero), so kernels see the same data */
+export function hash32(x: number): number {
+  x = (x ^ (x >>> 16)) >>> 0;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x = (x ^ (x >>> 15)) >>> 0;
+  x = Math.imul(x, 0x846ca68b) >>> 0;
+  x = (x ^ (x >>> 16)) >>> 0;
+  return x;
+}

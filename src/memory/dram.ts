@@ -1,0 +1,29 @@
+/**
+ * DRAM as seen from the L2: only traffic is modelled (no timing). Counts 32-B sectors read (L2 fills)
+ * and written (L2 write-backs / write-throughs); ncu reports `dram__sectors_{read,write}.sum` and
+ * `dram__bytes_{read,write}.sum` = sectors x 32.
+ */
+export class Dram {
+  readSectors = 0;
+  writeSectors = 0;
+  /** traffic that belongs to no launch (ncu's pre-launch flush write-backs) goes here and is dropped */
+  private muted = false;
+
+  read(sectors: number): void {
+    if (!this.muted) this.readSectors += sectors;
+  }
+
+  write(sectors: number): void {
+    if (!this.muted) this.writeSectors += sectors;
+  }
+
+  /** while muted, traffic is not counted (ncu --cache-control all flushes between launches uncounted) */
+  mute(on: boolean): void {
+    this.muted = on;
+  }
+
+  reset(): void {
+    this.readSectors = 0;
+    this.writeSectors = 0;
+  }
+}

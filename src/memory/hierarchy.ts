@@ -1,0 +1,305 @@
+import type { Arch } from '../arch/types.js';
+import {
+  HINT_UNCHANGED,
+  WindowClassifier,
+  resolveHint,
+  type AccessPolicyWindow,
+  type AccessProperty,
+  type L2Hint,
+} from './accessProperty.js';
+import { Dram } from './dram.js';
+import { L1Cache } from './l1Cache.js';
+import { L2Cache } from './l2Cache.js';
+
+export type { AccessPolicyWindow, AccessProperty } from './accessProperty.js';
+
+export type MemOp = 'ld' | 'st' | 'atom' | 'red';
+/** PTX cache operators: loads ca (default) cg cs lu cv; stores wb (default) cg cs wt; 'strong' = volatile/atomic/relaxed.gpu loads that bypass L1 */
+export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
+
+export interface GlobalAccess {
+  /** SM the warp runs on (its own L1) */
+  sm: number;
+  op: MemOp;
+  /** distinct 32-byte sector indices (byte address / 32), ascending; only [0, count) valid */
+  sectors: Float64Array;
+  count: number;
+  /** for stores: bit i set = byte i of that sector written (0xFFFFFFFF = full sector); absent = all full */
+  writeMasks?: Uint32Array;
+  cacheOp: CacheOp;
+  property: AccessProperty;
+}
+
+/** deepest level any sector of the request reached: 0 = L1 hit only, 1 = L2, 2 = DRAM */
+export interface AccessOutcome {
+  level: 0 | 1 | 2;
+  l1HitSectors: number;
+  l2HitSectors: number;
+  dramSectors: number;
+}
+
+export interface HierarchyOptions {
+  /** L2 associativity (default 16) */
+  l2Ways?: number;
+  /** L1 associativity (default 4) */
+  l1Ways?: number;
+  /** see L2Options.writeThroughInSetAside (default true) */
+  writeThroughInSetAside?: boolean;
+  /** see L2Options.dirtyFraction (default 0.5) */
+  dirtyFraction?: number;
+  /** see L2Options.inflightRequests (default 4096) */
+  inflightRequests?: number;
+  /** see L2Options.partialFillDelay (default 4096) */
+  partialFillDelay?: number;
+}
+
+export interface LaunchOptions {
+  /** 'all' (ncu default): L1 and L2 flushed before the launch, write-backs not counted; 'none': L2 kept */
+  cacheControl: 'all' | 'none';
+  /** L1 bytes for global data this launch (unified SRAM minus the shared-memory carveout) */
+  l1Bytes?: number;
+}
+
+/**
+ * The memory hierarchy behind the LSU: per-SM L1s, the L2, DRAM. The executor calls `access` once per
+ * warp-level global memory instruction, after coalescing. Counters are kept per launch and returned by
+ * `endLaunch` under their ncu metric names.
+ */
+export class MemoryHierarchy {
+  readonly dram = new Dram();
+  readonly l1: L1Cache;
+  readonly l2: L2Cache;
+  private readonly sectorsPerLine: number;
+  private readonly lineSize: number;
+  private limit: number;
+  private window: WindowClassifier | null = null;
+
+  // L1 counters (sectors)
+  private l1LdHit = 0;
+  private l1LdMiss = 0;
+  private l1StHit = 0;
+  private l1StMiss = 0;
+
+  private readonly lineBytes = new Uint32Array(4);
+  private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0 };
+
+  constructor(
+    private readonly arch: Arch,
+    opts: HierarchyOptions = {},
+  ) {
+    this.lineSize = arch.l2LineSize;
+    this.sectorsPerLine = arch.l2LineSize / arch.sectorSize;
+    if (this.sectorsPerLine !== 4) throw new Error(`memory hierarchy: 4 sectors per line expected, arch ${arch.id} has ${this.sectorsPerLine}`);
+    this.l1 = new L1Cache(arch.smCount, defaultL1Bytes(arch), arch.l2LineSize, opts.l1Ways ?? 4);
+    this.l2 = new L2Cache(
+      {
+        bytes: arch.l2Size,
+        lineSize: arch.l2LineSize,
+        sectorSize: arch.sectorSize,
+        ways: opts.l2Ways ?? 16,
+        fillGranularity: arch.dramFillGranularity,
+        writeThroughInSetAside: opts.writeThroughInSetAside ?? true,
+        dirtyFraction: opts.dirtyFraction ?? 0.5,
+        inflightRequests: opts.inflightRequests ?? 4096,
+        partialFillDelay: opts.partialFillDelay ?? 4096,
+      },
+      this.dram,
+    );
+    this.limit = 0;
+    this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);
+  }
+
+  /** cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize): clamps to persistingL2CacheMaxSize */
+  setPersistingLimit(bytes: number): void {
+    this.limit = Math.max(0, Math.min(bytes, this.arch.persistingL2CacheMaxSize));
+    this.l2.setPersistingBytes(this.limit);
+  }
+
+  persistingLimit(): number {
+    return this.limit;
+  }
+
+  /** stream/launch access-policy window, or null */
+  setAccessPolicyWindow(w: AccessPolicyWindow | null): void {
+    this.window = w && w.bytes > 0 ? new WindowClassifier(w, this.lineSize) : null;
+  }
+
+  /** cudaCtxResetPersistingL2Cache: all persisting lines become normal */
+  resetPersistingLines(): void {
+    this.l2.resetPersisting();
+  }
+
+  /**
+   * Start of a kernel launch: L1s invalidated always (the driver does between grids); with
+   * cacheControl 'all' (ncu default) L2 is flushed too, its write-backs not counted in this launch.
+   */
+  beginLaunch(opts: LaunchOptions): void {
+    const l1Bytes = opts.l1Bytes ?? defaultL1Bytes(this.arch);
+    if (l1Bytes !== this.l1.capacityBytes()) this.l1.setCapacity(l1Bytes);
+    else this.l1.invalidateAll();
+    if (opts.cacheControl === 'all') {
+      this.dram.mute(true);
+      this.l2.flush();
+      this.dram.mute(false);
+    }
+    this.dram.reset();
+    this.l2.resetCounters();
+    this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;
+  }
+
+  private hintFor(p: AccessProperty, line: number): L2Hint {
+    if (p.kind === 'global' || p.kind === 'shared') {
+      if (this.window === null) return HINT_UNCHANGED;
+      const h = this.window.hintFor(line);
+      return h === -1 ? HINT_UNCHANGED : h;
+    }
+    return resolveHint(p, line, this.lineSize);
+  }
+
+  /** HOT PATH: one warp-level global memory instruction after coalescing */
+  access(a: GlobalAccess): AccessOutcome {
+    const out = this.outcome;
+    let l1Hit = 0;
+    let l2Hit = 0;
+    let dramSectors = 0;
+    let reachedL2 = false;
+    const sec = a.sectors;
+    const n = a.count;
+    const op = a.op;
+    const sm = a.sm;
+    const l1 = this.l1;
+    const l2 = this.l2;
+    const isLoad = op === 'ld';
+    const isStore = op === 'st';
+    // loads: ca/lu/cs allocate in L1; cg/cv/strong bypass (still an L1 tag lookup that misses)
+    const l1Alloc = isLoad && (a.cacheOp === 'ca' || a.cacheOp === 'lu' || a.cacheOp === 'cs');
+    const evictFirst = a.cacheOp === 'cs' || a.cacheOp === 'lu';
+    const masks = a.writeMasks;
+    const lb = this.lineBytes;
+    let i = 0;
+    while (i < n) {
+      // gather the sectors of one 128-B line
+      const line = Math.floor(sec[i]! / 4);
+      let mask = 0;
+      let full = 0;
+      while (i < n) {
+        const s = sec[i]!;
+        if (Math.floor(s / 4) !== line) break;
+        const j = s - line * 4;
+        const bit = 1 << j;
+        mask |= bit;
+        if (masks === undefined || masks[i] === 0xffffffff) full |= bit;
+        else lb[j] = masks[i]!;
+        i++;
+      }
+      const cnt = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1);
+      if (isLoad) {
+        const hit = l1Alloc ? l1.load(sm, line, mask, true, evictFirst) : 0;
+        const hc = (hit & 1) + ((hit >> 1) & 1) + ((hit >> 2) & 1) + ((hit >> 3) & 1);
+        l1Hit += hc;
+        this.l1LdHit += hc;
+        this.l1LdMiss += cnt - hc;
+        const miss = mask & ~hit;
+        if (miss !== 0) {
+          reachedL2 = true;
+          const rs0 = l2.readHit;
+          dramSectors += l2.read(line, miss, this.hintFor(a.property, line));
+          l2Hit += l2.readHit - rs0;
+        }
+      } else if (isStore) {
+        if (a.cacheOp === 'cg' || a.cacheOp === 'cs') l1.invalidateLine(sm, line);
+        const present = a.cacheOp === 'cg' || a.cacheOp === 'cs' ? false : l1.store(sm, line, mask, full);
+        if (present) this.l1StHit += cnt;
+        else this.l1StMiss += cnt;
+        reachedL2 = true;
+        const f = l2.write(line, mask, full, this.hintFor(a.property, line), lb);
+        dramSectors += f;
+        l2Hit += cnt - f;
+      } else {
+        // atom / red: performed at L2; the L1 copy is dropped
+        l1.invalidateLine(sm, line);
+        reachedL2 = true;
+        const f = l2.atomic(line, mask, this.hintFor(a.property, line));
+        dramSectors += f;
+        l2Hit += cnt - f;
+      }
+    }
+    out.level = dramSectors > 0 ? 2 : reachedL2 ? 1 : 0;
+    out.l1HitSectors = l1Hit;
+    out.l2HitSectors = l2Hit;
+    out.dramSectors = dramSectors;
+    return out;
+  }
+
+  /** cuda::apply_access_property / prefetch.global.L2::evict_last|evict_normal on one 128-B line */
+  prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void {
+    this.l2.prefetch(Math.floor(lineAddress / this.lineSize), prop === 'persisting' ? 2 : 3);
+  }
+
+  /** cuda::discard_memory: drop a whole 128-B line without write-back (discard.global.L2) */
+  discardL2(lineAddress: number): void {
+    this.l2.discard(Math.floor(lineAddress / this.lineSize));
+  }
+
+  /** counters of this launch, keyed by ncu metric id */
+  endLaunch(): Record<string, number> {
+    const l2 = this.l2;
+    // partial-sector fills still pending belong to this launch
+    l2.drainPartials();
+    const d = this.dram;
+    const pct = (a: number, b: number): number => (b > 0 ? (100 * a) / b : 0);
+    const ldSect = this.l1LdHit + this.l1LdMiss;
+    const stSect = this.l1StHit + this.l1StMiss;
+    const hh = l2.hintHit;
+    const hs = l2.hintSectors;
+    // ncu's hit rates: hit sectors over requested sectors, where a partial-sector write's DRAM fill adds
+    // a (missing) write sector: g_st_u32_stride32 50 % here vs 56.9 % on the H200, stride2 55 vs 63 %;
+    // the 64-B partner fills of read misses are extra lookup misses but not extra requests
+    // (g_ld_u32_stride32: 11.1 % vs 9.7 %).
+    const reqSectors = l2.readSectors + l2.writeSectors + l2.atomSectors;
+    const m: Record<string, number> = {
+      'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum': this.l1LdHit,
+      'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum': this.l1LdMiss,
+      'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum': this.l1StHit,
+      'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum': this.l1StMiss,
+      'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct': pct(this.l1LdHit, ldSect),
+      'l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct': pct(this.l1StHit, stSect),
+      'l1tex__t_sector_hit_rate.pct': pct(this.l1LdHit + this.l1StHit, ldSect + stSect),
+      'lts__t_sectors_srcunit_tex_op_read.sum': l2.readSectors,
+      'lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum': l2.readHit,
+      'lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum': l2.readMiss,
+      'lts__t_sectors_srcunit_tex_op_write.sum': l2.writeSectors,
+      'lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum': l2.writeHit,
+      'lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum': l2.writeFills,
+      'lts__t_sectors_srcunit_tex_op_atom.sum': l2.atomSectors,
+      'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
+      // all L2 sectors: tex lookups plus the DRAM fill and write-back traffic through the slices (approximation)
+      'lts__t_sectors.sum': reqSectors + d.readSectors + d.writeSectors,
+      'lts__t_sector_hit_rate.pct': pct(l2.readHit + l2.writeHit + l2.atomHit, reqSectors + l2.writeFills),
+      'lts__t_sector_op_read_hit_rate.pct': pct(l2.readHit, l2.readSectors),
+      'lts__t_sector_op_write_hit_rate.pct': pct(l2.writeHit, l2.writeSectors + l2.writeFills),
+      'dram__sectors_read.sum': d.readSectors,
+      'dram__sectors_write.sum': d.writeSectors,
+      'dram__bytes_read.sum': d.readSectors * this.arch.sectorSize,
+      'dram__bytes_write.sum': d.writeSectors * this.arch.sectorSize,
+      'launch__persisting_l2_cache_size': this.limit,
+    };
+    // ncu's L2 eviction-policy table: evict_first / evict_last / evict_normal / evict_normal_demote
+    const names = ['evict_normal', 'evict_first', 'evict_last', 'evict_normal_demote'] as const;
+    for (let h = 0; h < 4; h++) {
+      const hit = hh[h]!;
+      const miss = hs[h]! - hit;
+      m[`lts__t_sectors_srcunit_tex_${names[h]}_lookup_hit.sum`] = hit;
+      m[`lts__t_sectors_srcunit_tex_${names[h]}_lookup_miss.sum`] = miss;
+      m[`lts__t_sectors_${names[h]}_lookup_hit.sum`] = hit;
+      m[`lts__t_sectors_${names[h]}_lookup_miss.sum`] = miss;
+    }
+    return m;
+  }
+}
+
+/** default L1 capacity: unified SRAM minus the 32 KB carveout the driver picks for small-smem kernels
+ *  (`launch__shared_mem_config_size` = 32768 on the H200 family-1 launches) */
+export function defaultL1Bytes(arch: Arch): number {
+  return Math.max(arch.l2LineSize * 4, arch.l1SharedSizePerSm - 32 * 1024);
+}

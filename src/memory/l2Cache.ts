@@ -1,0 +1,528 @@
+import type { Dram } from './dram.js';
+import { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED, type L2Hint } from './accessProperty.js';
+
+/** eviction classes of a resident line: victims are taken from FIRST before NORMAL before LAST */
+export const CLS_FIRST = 0;
+export const CLS_NORMAL = 1;
+export const CLS_LAST = 2;
+
+export interface L2Options {
+  /** bytes (arch.l2Size) */
+  bytes: number;
+  lineSize: number;
+  sectorSize: number;
+  /** associativity (undocumented; 16 as in hardware-rules §5.3 [INFER]) */
+  ways?: number;
+  /** DRAM read granularity for read misses (arch.dramFillGranularity, 64 B on the H200) */
+  fillGranularity: number;
+  /**
+   * Non-persisting lines that sit in set-aside ways are written through (kept clean), so that
+   * persisting data can reclaim those ways without a write-back. [INFER] from the H200 `setaside`
+   * variant (surprise 8): pass 2 wrote 13 MB back per rep (plain: 2.4 MB) and the dirty bytes left
+   * for the evict kernel fell from 21.0 to 7.7 MB = x0.37 ~ 6/16, the share of non-set-aside ways.
+   */
+  writeThroughInSetAside?: boolean;
+  /**
+   * Dirty non-persisting lines allowed per set, as a fraction of the set's non-set-aside ways; beyond
+   * it the set's LRU dirty line is cleaned (written back, kept valid). [INFER] from family 1: with the
+   * default 11.25 MiB set-aside every kernel that writes more than the L2 holds leaves ~27 MB dirty
+   * (g_st_u64_coalesced 33.5 MB written / 6.5 MB written back, g_st_u128_coalesced 67 / 40.2,
+   * g_ld_u128_broadcast 67 / 40.7): about half of the 13 non-set-aside ways. 1 = no cap.
+   */
+  dirtyFraction?: number;
+  /**
+   * L2 line requests during which a sector filled as the unrequested half of a 64-B DRAM granule is
+   * still in flight: a request for it then counts as a lookup miss (merged into the pending fill, no
+   * DRAM traffic). [INFER] from g_ld_u8_coalesced / u*_misaligned: neighbouring warps request the
+   * partner sector a few requests later and the H200 counts ~0-15 % read hits, not 50 %.
+   */
+  inflightRequests?: number;
+  /**
+   * Partial-sector writes to absent sectors wait in a buffer of this many sectors before their DRAM
+   * fill is issued; a later write that completes the sector cancels the fill. [INFER] from
+   * g_st_u32_misaligned (partial boundary sectors completed by the neighbouring warp: 0 DRAM reads)
+   * vs g_st_u32_stride2/stride32 (never completed: ~1 DRAM read per written sector).
+   */
+  partialFillDelay?: number;
+}
+
+const EMPTY = -1;
+
+function popcount4(m: number): number {
+  return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+}
+
+/**
+ * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
+ * hashed set index), 128-B lines of four 32-B sectors with per-sector valid/dirty bits, write-back.
+ *
+ * Replacement: LRU within priority class, evict_first victims before normal before evict_last.
+ * Set-aside for persisting lines = whole ways: the limit quantised per set (the H200's limits are way
+ * multiples: default 11,796,480 B = 3/16 and max 39,321,600 B = 10/16 of 62,914,560 B). Persisting
+ * (evict_last) lines live only in the set-aside ways of their set; beyond that the set's LRU persisting
+ * line is evicted ("evicted to keep the most recently used", [DOC] §5.1). Non-persisting lines use any
+ * way, set-aside ways only after the set's free normal ways ([DOC]: "only when persisting lines are not
+ * using it"), and persisting insertions take set-aside ways back from them first. With a set-aside of 0,
+ * persisting accesses behave as normal.
+ *
+ * All state in typed arrays indexed by set * ways + way.
+ */
+export class L2Cache {
+  readonly sets: number;
+  readonly ways: number;
+  readonly lineSize: number;
+  private readonly tag: Float64Array;
+  private readonly valid: Uint8Array;
+  private readonly dirty: Uint8Array;
+  private readonly cls: Uint8Array;
+  private readonly stamp: Float64Array;
+  /** set-aside ways of each set (persisting limit spread over the sets) */
+  private readonly quota: Uint8Array;
+  private clock = 1;
+  private readonly pairFill: boolean;
+  private readonly writeThroughInSetAside: boolean;
+  /** per line: sectors filled as an unrequested 64-B partner, and the request clock of that fill */
+  private readonly partner: Uint8Array;
+  private readonly fillStamp: Float64Array;
+  private readonly inflight: number;
+  /** per line: sectors partially written and not yet filled; per sector: bytes written so far */
+  private readonly partial: Uint8Array;
+  private readonly partialBytes: Uint32Array;
+  private readonly pendRing: Float64Array;
+  private pendHead = 0;
+  private pendCount = 0;
+  /** dirty-line cap per set (non-persisting lines) */
+  private readonly dirtyCap: Uint8Array;
+  private readonly dirtyFraction: number;
+  /** request clock (one tick per line request) */
+  private reqClock = 0;
+
+  // ---- counters (sectors), reset by resetCounters() ----
+  readHit = 0;
+  /** sectors fetched from DRAM by read misses (ncu's lookup_miss counts the 64-B partner too: surprise 5) */
+  readMiss = 0;
+  readSectors = 0;
+  readRequests = 0;
+  writeHit = 0;
+  writeMiss = 0;
+  writeSectors = 0;
+  /** DRAM fills caused by partial-sector writes (counted with the write lookups: see hit rates) */
+  writeFills = 0;
+  atomSectors = 0;
+  atomHit = 0;
+  atomMiss = 0;
+  /** hit / accessed sectors by hint: index = L2Hint (unchanged=evict_normal, first, last, demote) */
+  readonly hintHit = new Float64Array(4);
+  readonly hintSectors = new Float64Array(4);
+
+  constructor(
+    opts: L2Options,
+    private readonly dram: Dram,
+  ) {
+    this.ways = opts.ways ?? 16;
+    this.lineSize = opts.lineSize;
+    this.sets = Math.max(1, Math.floor(opts.bytes / opts.lineSize / this.ways));
+    const n = this.sets * this.ways;
+    this.tag = new Float64Array(n).fill(EMPTY);
+    this.valid = new Uint8Array(n);
+    this.dirty = new Uint8Array(n);
+    this.cls = new Uint8Array(n);
+    this.stamp = new Float64Array(n);
+    this.quota = new Uint8Array(this.sets);
+    this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
+    this.writeThroughInSetAside = opts.writeThroughInSetAside ?? false;
+    this.partner = new Uint8Array(n);
+    this.fillStamp = new Float64Array(n);
+    this.inflight = opts.inflightRequests ?? 4096;
+    this.partial = new Uint8Array(n);
+    this.partialBytes = new Uint32Array(n * 4);
+    this.pendRing = new Float64Array(Math.max(1, opts.partialFillDelay ?? 4096));
+    this.dirtyCap = new Uint8Array(this.sets);
+    this.dirtyFraction = opts.dirtyFraction ?? 1;
+    this.setPersistingBytes(0);
+  }
+
+  capacityBytes(): number {
+    return this.sets * this.ways * this.lineSize;
+  }
+
+  resetCounters(): void {
+    this.readHit = this.readMiss = this.readSectors = this.readRequests = 0;
+    this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = 0;
+    this.atomSectors = this.atomHit = this.atomMiss = 0;
+    this.hintHit.fill(0);
+    this.hintSectors.fill(0);
+  }
+
+  /**
+   * Set-aside in bytes -> ways per set (floor(bytes / capacity * ways * sets) ways spread evenly).
+   * Persisting lines above a set's new quota become normal.
+   */
+  setPersistingBytes(bytes: number): void {
+    const totalWays = Math.min(this.sets * this.ways, Math.floor((bytes / this.capacityBytes()) * this.sets * this.ways + 1e-9));
+    for (let s = 0; s < this.sets; s++) {
+      const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
+      this.quota[s] = q;
+      this.dirtyCap[s] = Math.max(1, Math.round((this.ways - q) * this.dirtyFraction));
+      const base = s * this.ways;
+      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
+    }
+  }
+
+  /** cudaCtxResetPersistingL2Cache: every persisting line becomes normal */
+  resetPersisting(): void {
+    const c = this.cls;
+    for (let i = 0; i < c.length; i++) if (c[i] === CLS_LAST) c[i] = CLS_NORMAL;
+  }
+
+  /** write every dirty sector back (counted by the DRAM unless muted) and invalidate everything */
+  flush(): void {
+    this.drainPartials();
+    let wb = 0;
+    for (let i = 0; i < this.dirty.length; i++) wb += popcount4(this.dirty[i]!);
+    this.dram.write(wb);
+    this.tag.fill(EMPTY);
+    this.valid.fill(0);
+    this.dirty.fill(0);
+    this.cls.fill(CLS_NORMAL);
+    this.stamp.fill(0);
+    this.partner.fill(0);
+    this.partial.fill(0);
+  }
+
+  /** number of dirty sectors resident (tests / diagnostics) */
+  dirtySectors(): number {
+    let n = 0;
+    for (let i = 0; i < this.dirty.length; i++) n += popcount4(this.dirty[i]!);
+    return n;
+  }
+
+  /** resident lines of each class [first, normal, last] (tests / diagnostics) */
+  classCounts(): [number, number, number] {
+    const r: [number, number, number] = [0, 0, 0];
+    for (let i = 0; i < this.tag.length; i++) if (this.tag[i] !== EMPTY) r[this.cls[i]! as 0 | 1 | 2]++;
+    return r;
+  }
+
+  setOf(line: number): number {
+    // hashed set index: contiguous lines spread over all sets exactly once per `sets` lines, and the
+    // offset of each such block is scrambled so that large power-of-two strides do not alias
+    const sets = this.sets;
+    const blk = Math.floor(line / sets);
+    let h = Math.imul(blk ^ (blk >>> 15), 0x2c1b3c6d);
+    h = (h ^ (h >>> 12)) >>> 0;
+    return (line + h) % sets;
+  }
+
+  private find(base: number, line: number): number {
+    const t = this.tag;
+    for (let i = base, end = base + this.ways; i < end; i++) if (t[i] === line) return i;
+    return -1;
+  }
+
+  /** LRU victim among [from, to) with class priority; invalid ways first */
+  private pick(from: number, to: number, allowLast: boolean): number {
+    const t = this.tag;
+    const c = this.cls;
+    const s = this.stamp;
+    let best = -1;
+    let bestCls = 3;
+    let bestStamp = Infinity;
+    for (let i = from; i < to; i++) {
+      if (t[i] === EMPTY) return i;
+      const k = c[i]!;
+      if (k === CLS_LAST && !allowLast) continue;
+      const st = s[i]!;
+      if (k < bestCls || (k === bestCls && st < bestStamp)) {
+        best = i;
+        bestCls = k;
+        bestStamp = st;
+      }
+    }
+    return best;
+  }
+
+  private firstEmpty(from: number, to: number): number {
+    const t = this.tag;
+    for (let i = from; i < to; i++) if (t[i] === EMPTY) return i;
+    return -1;
+  }
+
+  private evict(i: number): void {
+    if (this.tag[i] === EMPTY) return;
+    if (this.partial[i] !== 0) this.fillPartial(i, this.partial[i]!);
+    const d = this.dirty[i]!;
+    if (d !== 0) this.dram.write(popcount4(d));
+    this.tag[i] = EMPTY;
+    this.valid[i] = 0;
+    this.dirty[i] = 0;
+    this.partner[i] = 0;
+  }
+
+  /** DRAM fill of partially written sectors `m` of way i (read-merge) */
+  private fillPartial(i: number, m: number): void {
+    const f = popcount4(m);
+    this.dram.read(f);
+    this.writeFills += f;
+    this.partial[i]! &= ~m;
+  }
+
+  /** issue the fills of every pending partial sector (end of launch / flush) */
+  drainPartials(): void {
+    while (this.pendCount > 0) this.popPartial();
+  }
+
+  private popPartial(): void {
+    const ring = this.pendRing;
+    const sector = ring[this.pendHead]!;
+    this.pendHead = (this.pendHead + 1) % ring.length;
+    this.pendCount--;
+    const line = Math.floor(sector / 4);
+    const bit = 1 << (sector - line * 4);
+    const w = this.find(this.setOf(line) * this.ways, line);
+    if (w >= 0 && (this.partial[w]! & bit) !== 0) this.fillPartial(w, bit);
+  }
+
+  private pushPartial(sector: number): void {
+    const ring = this.pendRing;
+    if (this.pendCount === ring.length) this.popPartial();
+    ring[(this.pendHead + this.pendCount) % ring.length] = sector;
+    this.pendCount++;
+  }
+
+  /** keep at most dirtyCap dirty non-persisting lines in the set: clean the LRU one(s) */
+  private capDirty(set: number, keep: number): void {
+    const base = set * this.ways;
+    const cap = this.dirtyCap[set]!;
+    let n = 0;
+    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST) n++;
+    while (n > cap) {
+      let lru = -1;
+      let st = Infinity;
+      for (let i = base; i < base + this.ways; i++)
+        if (i !== keep && this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST && this.stamp[i]! < st) {
+          st = this.stamp[i]!;
+          lru = i;
+        }
+      if (lru < 0) return;
+      if (this.partial[lru] !== 0) this.fillPartial(lru, this.partial[lru]!);
+      this.dram.write(popcount4(this.dirty[lru]!));
+      this.dirty[lru] = 0;
+      n--;
+    }
+  }
+
+  /** a way for a new line of class `k` in set `set` (evicting as needed) */
+  private allocate(set: number, line: number, k: number): number {
+    const base = set * this.ways;
+    const q = this.quota[set]!;
+    let w: number;
+    if (k === CLS_LAST) {
+      w = this.pick(base, base + q, true);
+    } else {
+      w = this.firstEmpty(base + q, base + this.ways);
+      if (w < 0) w = this.pick(base, base + this.ways, false);
+      if (w < 0) w = this.pick(base, base + this.ways, true);
+    }
+    this.evict(w);
+    this.tag[w] = line;
+    this.cls[w] = k;
+    return w;
+  }
+
+  /** apply the hint of an access to the resident line in way w; returns its (possibly moved) way */
+  private touch(set: number, w: number, hint: L2Hint): number {
+    const c = this.cls[w]!;
+    if (hint === HINT_LAST) {
+      const base = set * this.ways;
+      const q = this.quota[set]!;
+      if (w - base < q) this.cls[w] = CLS_LAST;
+      else {
+        // move into the set-aside ways
+        const t = this.pick(base, base + q, true);
+        this.evict(t);
+        this.tag[t] = this.tag[w]!;
+        this.valid[t] = this.valid[w]!;
+        this.dirty[t] = this.dirty[w]!;
+        this.partner[t] = this.partner[w]!;
+        this.fillStamp[t] = this.fillStamp[w]!;
+        this.partial[t] = this.partial[w]!;
+        for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
+        this.cls[t] = CLS_LAST;
+        this.tag[w] = EMPTY;
+        this.valid[w] = 0;
+        this.dirty[w] = 0;
+        this.partner[w] = 0;
+        this.partial[w] = 0;
+        w = t;
+      }
+    } else if (hint === HINT_FIRST) {
+      if (c === CLS_NORMAL) this.cls[w] = CLS_FIRST;
+    } else if (hint === HINT_DEMOTE) {
+      if (c !== CLS_NORMAL) this.cls[w] = CLS_NORMAL;
+    }
+    this.stamp[w] = this.clock++;
+    return w;
+  }
+
+  private lastSet = 0;
+
+  private lookup(line: number, hint: L2Hint): number {
+    const set = this.setOf(line);
+    this.lastSet = set;
+    this.reqClock++;
+    const base = set * this.ways;
+    if (hint === HINT_LAST && this.quota[set] === 0) hint = HINT_UNCHANGED;
+    const w = this.find(base, line);
+    if (w >= 0) return this.touch(set, w, hint);
+    const k = hint === HINT_FIRST ? CLS_FIRST : hint === HINT_LAST ? CLS_LAST : CLS_NORMAL;
+    const n = this.allocate(set, line, k);
+    this.stamp[n] = this.clock++;
+    this.partner[n] = 0;
+    this.partial[n] = 0;
+    return n;
+  }
+
+  /** read `mask` sectors of `line`; returns the number of sectors that had to come from DRAM */
+  read(line: number, mask: number, hint: L2Hint): number {
+    const w = this.lookup(line, hint);
+    let v = this.valid[w]!;
+    const n = popcount4(mask);
+    this.readSectors += n;
+    this.readRequests++;
+    // partially written sectors need their fill now (read-merge)
+    const pm = this.partial[w]! & mask;
+    if (pm !== 0) this.fillPartial(w, pm);
+    let hitMask = v & mask & ~pm;
+    // the unrequested half of a recent 64-B fill is still in flight: a miss merged into that fill
+    const pa = this.partner[w]! & hitMask;
+    if (pa !== 0) {
+      if (this.reqClock - this.fillStamp[w]! < this.inflight) {
+        hitMask &= ~pa;
+        this.readMiss += popcount4(pa);
+      }
+      this.partner[w]! &= ~pa;
+    }
+    const hit = popcount4(hitMask);
+    this.readHit += hit;
+    this.hintSectors[hint]! += n;
+    this.hintHit[hint]! += hit;
+    let miss = mask & ~v;
+    if (miss === 0) return 0;
+    // 64-B DRAM granule: a miss fills the aligned sector pair (surprise 5)
+    if (this.pairFill) {
+      const pair = (miss | ((miss & 5) << 1) | ((miss & 10) >> 1)) & ~v & 15;
+      const extra = pair & ~miss;
+      if (extra !== 0) {
+        this.partner[w]! |= extra;
+        this.fillStamp[w] = this.reqClock;
+      }
+      miss = pair;
+    }
+    const f = popcount4(miss);
+    this.readMiss += f;
+    v |= miss;
+    this.valid[w] = v;
+    this.dram.read(f);
+    return f;
+  }
+
+  /**
+   * write sectors `mask` of `line`; `fullMask` of them completely, the others with byte masks
+   * `bytes[j]` (sector j of the line). Full-sector writes allocate without fill and count as hits
+   * (surprise 4). A partial write to an absent sector is a hit too, but the sector waits for a DRAM
+   * fill (partialFillDelay) that a completing write cancels; those fills are returned by `endLaunch`
+   * as extra write-lookup misses. Returns the sectors read from DRAM now.
+   */
+  write(line: number, mask: number, fullMask: number, hint: L2Hint, bytes?: ArrayLike<number>): number {
+    const w = this.lookup(line, hint);
+    const set = this.lastSet;
+    const v = this.valid[w]!;
+    const n = popcount4(mask);
+    this.writeSectors += n;
+    this.writeHit += n;
+    this.hintSectors[hint]! += n;
+    this.hintHit[hint]! += n;
+    const before = this.writeFills;
+    // full writes complete pending partial sectors
+    const done = this.partial[w]! & fullMask;
+    if (done !== 0) this.partial[w]! &= ~done;
+    const part = mask & ~fullMask;
+    if (part !== 0) {
+      for (let j = 0; j < 4; j++) {
+        const bit = 1 << j;
+        if ((part & bit) === 0) continue;
+        const b = bytes === undefined ? 0 : bytes[j]! >>> 0;
+        if ((this.partial[w]! & bit) !== 0) {
+          const merged = (this.partialBytes[w * 4 + j]! | b) >>> 0;
+          this.partialBytes[w * 4 + j] = merged;
+          if (merged === 0xffffffff) this.partial[w]! &= ~bit;
+        } else if ((v & bit) === 0) {
+          this.partial[w]! |= bit;
+          this.partialBytes[w * 4 + j] = b;
+          this.pushPartial(line * 4 + j);
+        }
+      }
+    }
+    this.valid[w] = v | mask;
+    this.partner[w]! &= ~mask;
+    if (this.writeThroughInSetAside && this.cls[w] !== CLS_LAST && w - set * this.ways < this.quota[set]!) {
+      if (this.partial[w]! & mask) this.fillPartial(w, this.partial[w]! & mask);
+      this.dram.write(n);
+    } else {
+      this.dirty[w]! |= mask;
+      if (this.dirtyFraction < 1 && this.cls[w] !== CLS_LAST) this.capDirty(set, w);
+    }
+    return this.writeFills - before;
+  }
+
+  /** atomic / reduction on `mask` sectors: performed in L2 (read-modify-write, sector fill on miss) */
+  atomic(line: number, mask: number, hint: L2Hint): number {
+    const w = this.lookup(line, hint);
+    const v = this.valid[w]!;
+    const pm = this.partial[w]! & mask;
+    if (pm !== 0) this.fillPartial(w, pm);
+    const fill = mask & ~v;
+    const f = popcount4(fill);
+    const n = popcount4(mask);
+    this.atomSectors += n;
+    this.atomHit += n - f;
+    this.atomMiss += f;
+    this.hintSectors[hint]! += n;
+    this.hintHit[hint]! += n - f;
+    if (f) this.dram.read(f);
+    this.valid[w] = v | mask;
+    this.partner[w]! &= ~mask;
+    this.dirty[w]! |= mask;
+    return f + popcount4(pm);
+  }
+
+  /**
+   * prefetch.global.L2::evict_last / ::evict_normal (cuda::apply_access_property): the line is made
+   * resident with that priority (its sectors fetched if missing; counted as DRAM reads, not as tex
+   * lookups) -- evict_normal demotes a persisting line.
+   */
+  prefetch(line: number, hint: L2Hint): void {
+    const w = this.lookup(line, hint);
+    const miss = ~this.valid[w]! & 15;
+    if (miss) {
+      this.dram.read(popcount4(miss));
+      this.valid[w] = 15;
+    }
+  }
+
+  /** discard.global.L2: drop the line without write-back */
+  discard(line: number): void {
+    const set = this.setOf(line);
+    const w = this.find(set * this.ways, line);
+    if (w < 0) return;
+    this.tag[w] = EMPTY;
+    this.valid[w] = 0;
+    this.dirty[w] = 0;
+    this.partial[w] = 0;
+    this.partner[w] = 0;
+    this.cls[w] = CLS_NORMAL;
+  }
+}
+
+export { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED };

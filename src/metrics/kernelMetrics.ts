@@ -1,0 +1,109 @@
+/**
+ * Kernel-level ncu metrics from the per-instruction counters: each metric is a sum over the
+ * instructions of one class (LDG, STS, BRA, …). Also the per-instruction source metrics of ncu's
+ * Source Counters page.
+ */
+import type { InstructionCounters } from '../../types/report.schema.js';
+import type { InstrClass, Program } from '../exec/compile.js';
+import type { InstrCounters } from '../exec/counters.js';
+
+type Acc = (i: number) => number;
+
+export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, warps: number): Record<string, number> {
+  const meta = prog.meta;
+  const sum = (classes: InstrClass[], f: Acc): number => {
+    let s = 0;
+    for (let i = 0; i < meta.length; i++) {
+      const m = meta[i];
+      if (m && m.counted && classes.includes(m.cls)) s += f(i);
+    }
+    return s;
+  };
+  const all: InstrClass[] = [...new Set(meta.filter((m) => m.counted).map((m) => m.cls))];
+  const at = (arr: Float64Array): Acc => (i) => arr[i] as number;
+  const inst = sum(all, at(c.inst));
+  const threads = sum(all, at(c.threads));
+  const threadsOn = sum(all, at(c.threadsPredOn));
+  const branches = sum(['branch'], at(c.inst));
+  const divergent = sum(['branch'], at(c.divergent));
+  const ldWf = sum(['lds'], at(c.wavefronts));
+  const ldWfIdeal = sum(['lds'], at(c.wavefrontsIdeal));
+  const stWf = sum(['sts'], at(c.wavefronts));
+  const stWfIdeal = sum(['sts'], at(c.wavefrontsIdeal));
+  const atomsWf = sum(['atoms'], at(c.wavefronts));
+  const atomsWfIdeal = sum(['atoms'], at(c.wavefrontsIdeal));
+  const m: Record<string, number> = {
+    'smsp__inst_executed.sum': inst,
+    'smsp__thread_inst_executed.sum': threads,
+    'smsp__thread_inst_executed_pred_on.sum': threadsOn,
+    'smsp__sass_inst_executed_op_global_ld.sum': sum(['ldg'], at(c.requests)),
+    'smsp__sass_inst_executed_op_global_st.sum': sum(['stg'], at(c.requests)),
+    'smsp__sass_inst_executed_op_global_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.requests[i] as number) : 0)),
+    'smsp__sass_inst_executed_op_global_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.requests[i] as number) : 0)),
+    'smsp__sass_inst_executed_op_shared_ld.sum': sum(['lds'], at(c.requests)),
+    'smsp__sass_inst_executed_op_shared_st.sum': sum(['sts'], at(c.requests)),
+    'smsp__sass_inst_executed_op_local_ld.sum': 0,
+    'smsp__sass_inst_executed_op_local_st.sum': 0,
+    'smsp__sass_inst_executed_op_ldgsts.sum': 0,
+    'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': sum(['ldg'], at(c.requests)),
+    'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.requests)),
+    'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], at(c.requests)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': sum(['ldg'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], at(c.sectors)),
+    'smsp__sass_inst_executed_op_branch.sum': branches,
+    'smsp__sass_branch_targets.sum': branches,
+    'smsp__sass_branch_targets_threads_divergent.sum': divergent,
+    // ncu's branch efficiency: share of executed branches whose threads all went one way; 0 with no branch (surprise 6)
+    'smsp__sass_average_branch_targets_threads_uniform.pct': branches > 0 ? (100 * (branches - divergent)) / branches : 0,
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': ldWf,
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': stWf,
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': ldWf + stWf + atomsWf,
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': ldWf - ldWfIdeal,
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': stWf - stWfIdeal,
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum': ldWf - ldWfIdeal + (stWf - stWfIdeal) + (atomsWf - atomsWfIdeal),
+    'sm__ctas_launched.sum': blocks,
+    'smsp__warps_launched.sum': warps,
+  };
+  const ldBytes = sum(['ldg'], at(c.bytes));
+  const stBytes = sum(['stg'], at(c.bytes));
+  const ldSectors = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] as number;
+  const stSectors = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] as number;
+  if (ldSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio'] = ldBytes / ldSectors;
+  if (stSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio'] = stBytes / stSectors;
+  return m;
+}
+
+/** the Source Counters of every instruction (ncu's per-SASS source metrics) */
+export function instructionCounters(prog: Program, c: InstrCounters): InstructionCounters[] {
+  const out: InstructionCounters[] = [];
+  prog.meta.forEach((m, i) => {
+    if (!m.counted) return;
+    const metrics: Record<string, number> = {
+      inst_executed: c.inst[i] as number,
+      thread_inst_executed: c.threads[i] as number,
+      thread_inst_executed_true: c.threadsPredOn[i] as number,
+    };
+    if (m.cls === 'ldg' || m.cls === 'stg' || m.cls === 'atom') {
+      const sectors = c.sectors[i] as number;
+      const ideal = c.sectorsIdeal[i] as number;
+      metrics.memory_l2_theoretical_sectors_global = sectors;
+      metrics.memory_l2_theoretical_sectors_global_ideal = ideal;
+      metrics.derived__memory_l2_theoretical_sectors_global_excessive = Math.max(0, sectors - ideal);
+      metrics.memory_l1_tag_requests_global = c.tagLookups[i] as number;
+      metrics.memory_l1_hit_sectors_global = c.l1Hits[i] as number;
+    }
+    if (m.cls === 'lds' || m.cls === 'sts' || m.cls === 'atoms') {
+      const wf = c.wavefronts[i] as number;
+      const ideal = c.wavefrontsIdeal[i] as number;
+      metrics.memory_l1_wavefronts_shared = wf;
+      metrics.memory_l1_wavefronts_shared_ideal = ideal;
+      metrics.derived__memory_l1_wavefronts_shared_excessive = Math.max(0, wf - ideal);
+      const req = c.requests[i] as number;
+      metrics.derived__memory_l1_conflicts_shared_nway = req > 0 ? wf / req : 0;
+    }
+    if (m.cls === 'branch') metrics.smsp__branch_targets_threads_divergent = c.divergent[i] as number;
+    out.push({ index: i, opcode: m.opcode, line: m.line, metrics });
+  });
+  return out;
+}

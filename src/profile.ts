@@ -1,0 +1,58 @@
+/**
+ * The profiler's entry point: a kernel file in, a Report out. Commands, validate, bench and tests all
+ * go through here.
+ */
+import { relative } from 'node:path';
+import type { Report } from '../types/report.schema.js';
+import { DEFAULT_ARCH, getArch } from './arch/index.js';
+import type { Dim3 } from './kernel/define.js';
+import { loadDefinitions, selectDefinitions } from './kernel/load.js';
+import { deviceOf } from './profile/finish.js';
+import { Session } from './profile/session.js';
+
+export const TOOL_VERSION = '0.1.0';
+
+export interface ProfileRequest {
+  file: string;
+  kernel?: string | string[];
+  arch?: string;
+  params?: Record<string, string>;
+  grid?: Dim3;
+  block?: Dim3;
+  cacheControl?: 'all' | 'none';
+  maxWarpInstructions?: number;
+  sections?: string[];
+  metrics?: string[];
+}
+
+export async function profileFile(req: ProfileRequest): Promise<Report> {
+  const arch = getArch(req.arch ?? DEFAULT_ARCH);
+  const defs = await loadDefinitions(req.file);
+  const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
+  const chosen = selectDefinitions(defs, names, req.file);
+  const display = relative(process.cwd(), req.file) || req.file;
+  const session = new Session({
+    arch,
+    file: display,
+    cacheControl: req.cacheControl ?? 'all',
+    params: req.params ?? {},
+    ...(req.grid ? { grid: req.grid } : {}),
+    ...(req.block ? { block: req.block } : {}),
+    ...(req.maxWarpInstructions ? { maxWarpInstructions: req.maxWarpInstructions } : {}),
+  });
+  for (const d of chosen) {
+    if (d.kind === 'kernel') session.runKernel(d);
+    else session.runProgram(d);
+  }
+  return {
+    version: 1,
+    tool: { name: 'warpsight', version: TOOL_VERSION },
+    device: deviceOf(arch),
+    options: {
+      cacheControl: req.cacheControl ?? 'all',
+      ...(req.sections?.length ? { sections: req.sections } : {}),
+      ...(req.metrics?.length ? { metrics: req.metrics } : {}),
+    },
+    kernels: session.results,
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * One kernel launch, end to end: build the IR, check the launch, run the grid on the emulated GPU,
+ * gather the counters into a report entry.
+ */
+import type { KernelResult } from '../../types/report.schema.js';
+import type { Arch } from '../arch/types.js';
+import { KernelFault, UserError } from '../errors.js';
+import { compile } from '../exec/compile.js';
+import { InstrCounters } from '../exec/counters.js';
+import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import { runGrid } from '../exec/scheduler.js';
+import { KernelBuilder } from '../ir/builder.js';
+import type { Instr, KernelIR, ParamDecl } from '../ir/types.js';
+import { is64 } from '../ir/typesys.js';
+import { validateKernel } from '../ir/validate.js';
+import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
+import { dim3 } from '../kernel/define.js';
+import type { Host } from '../kernel/host.js';
+import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
+import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
+
+export interface LaunchOptions {
+  arch: Arch;
+  /** path of the kernel file as the user named it */
+  file: string;
+  mem: DeviceMemory;
+  host: Host;
+  memsys: MemorySystem | null;
+  grid?: Dim3;
+  block?: Dim3;
+  maxWarpInstructions: number;
+  /** instructions a warp runs before the scheduler moves on */
+  quantum: number;
+}
+
+export interface LaunchOutcome {
+  result: Omit<KernelResult, 'id' | 'rules' | 'notes' | 'sourceLines'>;
+  ir: KernelIR;
+  blocksPerSm: number;
+  warpInstructions: number;
+}
+
+/** build a kernel's IR (type errors surface here with the kernel's file:line) */
+export function buildKernel(def: KernelDef, file: string): KernelIR {
+  const decls: ParamDecl[] = Object.entries(def.params).map(([name, type]) => ({ name, type }));
+  const b = new KernelBuilder(def.name, file, decls);
+  try {
+    def.body(b, b.params as ParamVals<typeof def.params>);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const loc = firstKernelFrame(e, file);
+    throw new UserError(`${loc ?? file}: error in kernel '${def.name}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const ir = b.finish();
+  validateKernel(ir);
+  return ir;
+}
+
+function firstKernelFrame(e: unknown, file: string): string | null {
+  const stack = e instanceof Error ? (e.stack ?? '') : '';
+  const base = file.replace(/^\.\//, '');
+  for (const line of stack.split('\n')) {
+    const m = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):\d+\)?\s*$/.exec(line);
+    if (m && (m[1] ?? '').endsWith(base)) return `${file}:${m[2]}`;
+  }
+  return null;
+}
+
+/** scalar defaults overridden by --param values; unknown names are errors */
+export function resolveScalars(def: KernelDef, overrides: Record<string, string>): ScalarArgs {
+  const scalars: ScalarArgs = {};
+  for (const [k, v] of Object.entries(def.defaults ?? {})) if (typeof v === 'number') scalars[k] = v;
+  for (const [k, raw] of Object.entries(overrides)) {
+    const t = def.params[k];
+    if (!t) {
+      const names = Object.entries(def.params).filter(([, ty]) => ty.tag !== 'ptr').map(([n]) => n);
+      throw new UserError(`--param ${k}=${raw}: kernel '${def.name}' has no parameter '${k}'${names.length ? `; its scalar parameters are ${names.join(', ')}` : ' (it has no scalar parameters)'}`, 2);
+    }
+    if (t.tag === 'ptr') throw new UserError(`--param ${k}=${raw}: '${k}' is a pointer; pointer arguments come from the kernel's setup()`, 2);
+    const v = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(v)) throw new UserError(`--param ${k}=${raw}: '${raw}' is not a number`, 2);
+    scalars[k] = v;
+  }
+  return scalars;
+}
+
+export function launchConfig(def: KernelDef, scalars: ScalarArgs, override?: Partial<LaunchConfig>): LaunchConfig {
+  const base = typeof def.launch === 'function' ? def.launch(scalars) : def.launch;
+  return { ...base, ...(override ?? {}) };
+}
+
+/** cudaErrorInvalidConfiguration and friends, reported before anything runs */
+export function checkLaunch(name: string, grid: Dim3, block: Dim3, dynShared: number, staticShared: number, arch: Arch): void {
+  const bad = (msg: string): never => {
+    throw new KernelFault('invalid-launch', `invalid launch of '${name}' <<<(${grid.join(',')}), (${block.join(',')})>>>: ${msg}`);
+  };
+  for (const [what, d] of [['grid', grid], ['block', block]] as const)
+    for (const v of d) if (!Number.isInteger(v) || v < 1) bad(`${what} dimensions must be positive integers`);
+  const threads = block[0] * block[1] * block[2];
+  if (threads > arch.maxThreadsPerBlock) bad(`${threads} threads per block; the maximum is ${arch.maxThreadsPerBlock} (cudaErrorInvalidConfiguration)`);
+  if (block[2] > 64) bad(`blockDim.z ${block[2]} exceeds 64`);
+  if (grid[1] > 65535 || grid[2] > 65535) bad('gridDim.y and gridDim.z are limited to 65535');
+  if (grid[0] > 2 ** 31 - 1) bad('gridDim.x is limited to 2^31-1');
+  const smem = dynShared + staticShared;
+  if (smem > arch.sharedMemPerBlockOptin) bad(`${smem} bytes of shared memory per block; the maximum is ${arch.sharedMemPerBlockOptin} (cudaErrorInvalidValue)`);
+  if (staticShared > arch.sharedMemPerBlockDefault) bad(`${staticShared} bytes of static shared memory; static shared memory is limited to ${arch.sharedMemPerBlockDefault} (use dynamic shared memory above 48 KB)`);
+}
+
+/** argument values for the interpreter: addresses for pointers, numbers or bigints for scalars */
+function argValues(def: KernelDef, args: Partial<ArgVals<KernelDef['params']>>, scalars: ScalarArgs): Record<string, number | bigint> {
+  const out: Record<string, number | bigint> = {};
+  for (const [name, type] of Object.entries(def.params)) {
+    const a = (args as Record<string, DevicePtr | number | undefined>)[name];
+    if (type.tag === 'ptr') {
+      if (!a || typeof a === 'number') throw new UserError(`kernel '${def.name}': pointer parameter '${name}' has no buffer; return it from setup() (or pass it to ctx.launch)`);
+      out[name] = a.address;
+    } else {
+      const v = typeof a === 'number' ? a : scalars[name];
+      if (v === undefined) throw new UserError(`kernel '${def.name}': scalar parameter '${name}' has no value; add it to defaults or pass --param ${name}=…`);
+      out[name] = is64(type) ? BigInt(Math.trunc(v)) : v;
+    }
+  }
+  return out;
+}
+
+export function runLaunch(
+  def: KernelDef,
+  ir: KernelIR,
+  args: Partial<ArgVals<KernelDef['params']>>,
+  scalars: ScalarArgs,
+  config: LaunchConfig,
+  blocksPerSm: number,
+  opts: LaunchOptions,
+): LaunchOutcome {
+  const grid = opts.grid ?? dim3(config.grid);
+  const block = opts.block ?? dim3(config.block);
+  const dyn = config.dynamicShared ?? 0;
+  checkLaunch(def.name, grid, block, dyn, ir.sharedStaticBytes, opts.arch);
+  if (dyn > 0 && !ir.usesDynamicShared) {
+    // harmless, as on the GPU, but probably not what the user meant; nothing to do
+  }
+  const counters = new InstrCounters(slotBound(ir.body));
+  const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
+  const env: ExecEnv = {
+    kernel: ir,
+    mem: opts.mem,
+    memsys: opts.memsys,
+    counters,
+    args: argValues(def, args, scalars),
+    grid,
+    block,
+    dynamicSharedBase: dynBase,
+    sharedBytes: dynBase + dyn,
+    barrier: () => {
+      throw new Error('barrier handler not installed');
+    },
+    observer: null,
+  };
+  const sized = env;
+  const prog = compile(ir, sized);
+  const stats = runGrid(prog, sized, {
+    smCount: opts.arch.smCount,
+    blocksPerSm,
+    quantum: opts.quantum,
+    maxWarpInstructions: opts.maxWarpInstructions,
+  });
+  const metrics: Record<string, number | string> = kernelMetrics(prog, sized.counters, stats.blocks, stats.warps);
+  return {
+    ir,
+    blocksPerSm,
+    warpInstructions: stats.warpInstructions,
+    result: {
+      name: def.name,
+      file: opts.file,
+      launch: {
+        grid,
+        block,
+        dynamicSharedBytes: dyn,
+        staticSharedBytes: ir.sharedStaticBytes,
+        registersPerThread: 0,
+        params: Object.fromEntries(Object.entries(sized.args).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Number.isInteger(v) && v > 0xffff_ffff ? `0x${v.toString(16)}` : String(v)])),
+      },
+      metrics,
+      instructions: instructionCounters(prog, sized.counters),
+    },
+  };
+}
+
+/** an upper bound of the compiled program's length: a structured instruction lays out at most 3 slots per IR instruction (loop heads appear twice) */
+function slotBound(list: readonly Instr[]): number {
+  let n = 16;
+  for (const i of list) {
+    n += 3;
+    if (i.op === 'if') n += slotBound(i.then) + (i.else ? slotBound(i.else) : 0);
+    if (i.op === 'loop') n += 2 * slotBound(i.head) + slotBound(i.body);
+  }
+  return n;
+}

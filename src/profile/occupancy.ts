@@ -1,0 +1,41 @@
+/**
+ * Occupancy of one launch: registers per thread (declared or estimated from the IR), the occupancy
+ * calculator's limits and metrics, and the L1 capacity left by the shared-memory carveout.
+ */
+import type { MetricValue } from '../../types/report.schema.js';
+import { computeOccupancy, occupancyMetrics } from '../arch/occupancy.js';
+import type { Arch } from '../arch/types.js';
+import { estimateRegisters } from '../ir/registers.js';
+import type { KernelIR } from '../ir/types.js';
+import type { Dim3, KernelDef } from '../kernel/define.js';
+
+export interface OccupancyForLaunch {
+  blocksPerSm: number;
+  registersPerThread: number;
+  registersSource: 'declared' | 'estimated';
+  /** L1 bytes for global data: unified L1/shared SRAM minus the carveout the driver chose */
+  l1Bytes: number;
+  metrics: Record<string, MetricValue>;
+}
+
+export function occupancyFor(arch: Arch, def: KernelDef, ir: KernelIR, grid: Dim3, block: Dim3, dynamicShared: number): OccupancyForLaunch {
+  const declared = def.registers;
+  const registers = declared ?? estimateRegisters(ir);
+  const occ = computeOccupancy({
+    arch,
+    blockSize: block[0] * block[1] * block[2],
+    gridBlocks: grid[0] * grid[1] * grid[2],
+    registersPerThread: registers,
+    staticSmem: ir.sharedStaticBytes,
+    dynamicSmem: dynamicShared,
+    barriers: Math.max(1, ir.barrierIds.length),
+  });
+  const metrics = occupancyMetrics(occ);
+  return {
+    blocksPerSm: Math.max(1, occ.activeBlocksPerSm),
+    registersPerThread: Number(metrics['launch__registers_per_thread'] ?? registers),
+    registersSource: declared === undefined ? 'estimated' : 'declared',
+    l1Bytes: Math.max(0, arch.l1SharedSizePerSm - occ.sharedMemConfigSize),
+    metrics,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: interpreter speed in warp instructions per second (warp-level instructions
+ * executed, the unit of smsp__inst_executed) with every counter and the cache hierarchy on, for a
+ * memory-heavy and an ALU-heavy kernel. Prints `warp_instructions_per_second: N` per workload.
+ */
+import { performance } from 'node:perf_hooks';
+import { profileFile } from '../../src/profile.js';
+
+interface Workload {
+  label: string;
+  file: string;
+  kernel: string;
+}
+
+const WORKLOADS: Workload[] = [
+  { label: 'memory-heavy', file: 'kernels/global_loads.ts', kernel: 'g_ld_u32_coalesced' },
+  { label: 'ALU-heavy', file: 'kernels/fma_chain.ts', kernel: 'fma_chain' },
+];
+
+async function measure(w: Workload): Promise<{ instr: number; seconds: number }> {
+  // warm-up: module load and JIT
+  await profileFile({ file: w.file, kernel: w.kernel });
+  const t0 = performance.now();
+  const report = await profileFile({ file: w.file, kernel: w.kernel });
+  const seconds = (performance.now() - t0) / 1000;
+  const k = report.kernels[0];
+  const instr = Number(k?.metrics['smsp__inst_executed.sum'] ?? 0);
+  return { instr, seconds };
+}
+
+let worst = Infinity;
+for (const w of WORKLOADS) {
+  const { instr, seconds } = await measure(w);
+  const rate = instr / seconds;
+  worst = Math.min(worst, rate);
+  console.log(`${w.label} (${w.file} -k ${w.kernel}): ${instr.toLocaleString('en-US')} warp instructions in ${seconds.toFixed(2)} s`);
+  console.log(`warp_instructions_per_second: ${Math.round(rate)}`);
+}
+const TARGET = 2_000_000;
+console.log(`slowest workload: ${Math.round(worst).toLocaleString('en-US')} warp instructions/s (target ${TARGET.toLocaleString('en-US')})`);

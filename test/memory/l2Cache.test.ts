@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { Dram } from '../../src/memory/dram.js';
+import { L2Cache } from '../../src/memory/l2Cache.js';
+import { HINT_FIRST, HINT_LAST, HINT_UNCHANGED, WindowClassifier, interleaveSixteenths, resolveHint } from '../../src/memory/accessProperty.js';
+
+const small = (bytes = 128 * 16 * 8, extra: object = {}) => {
+  const dram = new Dram();
+  const l2 = new L2Cache({ bytes, lineSize: 128, sectorSize: 32, ways: 16, fillGranularity: 64, ...extra }, dram);
+  return { dram, l2 };
+};
+
+describe('L2Cache', () => {
+  it('fills a 64-B sector pair on a read miss (surprise 5)', () => {
+    const { dram, l2 } = small();
+    expect(l2.read(10, 0b0001, HINT_UNCHANGED)).toBe(2);
+    expect(dram.readSectors).toBe(2);
+    expect(l2.read(10, 0b0011, HINT_UNCHANGED)).toBe(0);
+    expect(l2.read(10, 0b1111, HINT_UNCHANGED)).toBe(2);
+    expect(dram.readSectors).toBe(4);
+  });
+
+  it('counts the partner of a recent pair fill as a (merged) miss, an old one as a hit', () => {
+    const { l2 } = small(128 * 16 * 64, { inflightRequests: 8 });
+    l2.read(1, 0b0001, HINT_UNCHANGED);
+    l2.read(1, 0b0010, HINT_UNCHANGED);
+    expect(l2.readHit).toBe(0);
+    l2.read(2, 0b0001, HINT_UNCHANGED);
+    for (let i = 0; i < 10; i++) l2.read(100 + i, 0b1111, HINT_UNCHANGED);
+    l2.read(2, 0b0010, HINT_UNCHANGED);
+    expect(l2.readHit).toBe(1);
+  });
+
+  it('full-sector writes allocate without fill and hit; partial ones need a fill unless completed', () => {
+    const { dram, l2 } = small();
+    l2.write(5, 0b1111, 0b1111, HINT_UNCHANGED);
+    expect(dram.readSectors).toBe(0);
+    expect(l2.writeHit).toBe(4);
+    // two halves of sector 0 of line 6 written by two requests: no fill
+    l2.write(6, 0b0001, 0, HINT_UNCHANGED, [0x0000ffff, 0, 0, 0]);
+    l2.write(6, 0b0001, 0, HINT_UNCHANGED, [0xffff0000, 0, 0, 0]);
+    // never completed: one 32-B fill when drained
+    l2.write(7, 0b0001, 0, HINT_UNCHANGED, [0x0000000f, 0, 0, 0]);
+    l2.drainPartials();
+    expect(dram.readSectors).toBe(1);
+    expect(l2.writeFills).toBe(1);
+  });
+
+  it('writes back dirty sectors on eviction and on flush', () => {
+    const { dram, l2 } = small(128 * 16); // one set of 16 ways
+    for (let line = 0; line < 17; line++) l2.write(line, 0b0011, 0b0011, HINT_UNCHANGED);
+    expect(dram.writeSectors).toBe(2);
+    l2.flush();
+    expect(dram.writeSectors).toBe(34);
+  });
+
+  it('evicts evict_first lines before normal ones', () => {
+    const { l2 } = small(128 * 16);
+    l2.read(0, 15, HINT_FIRST);
+    for (let line = 1; line < 16; line++) l2.read(line, 15, HINT_UNCHANGED);
+    l2.read(99, 15, HINT_UNCHANGED); // evicts line 0 (evict_first), not the LRU normal line 1
+    l2.resetCounters();
+    l2.read(1, 15, HINT_UNCHANGED);
+    expect(l2.readHit).toBe(4);
+    l2.read(0, 15, HINT_UNCHANGED);
+    expect(l2.readHit).toBe(4);
+  });
+
+  it('confines persisting lines to the set-aside ways and treats them as normal with a 0 set-aside', () => {
+    const { l2 } = small(128 * 16 * 4); // 4 sets
+    l2.setPersistingBytes(128 * 16 * 4 * (4 / 16)); // 4 ways per set
+    for (let line = 0; line < 64; line++) l2.read(line, 15, HINT_LAST);
+    expect(l2.classCounts()[2]).toBe(16);
+    l2.resetPersisting();
+    expect(l2.classCounts()[2]).toBe(0);
+    l2.setPersistingBytes(0);
+    l2.read(1000, 15, HINT_LAST);
+    expect(l2.classCounts()[2]).toBe(0);
+  });
+
+  it('keeps persisting lines against a normal stream larger than the cache', () => {
+    const { dram, l2 } = small(128 * 16 * 64);
+    l2.setPersistingBytes(128 * 16 * 64 * 0.5);
+    for (let line = 0; line < 256; line++) l2.write(line, 15, 15, HINT_LAST);
+    for (let line = 10000; line < 20000; line++) l2.read(line, 15, HINT_FIRST);
+    l2.resetCounters();
+    const before = dram.readSectors;
+    for (let line = 0; line < 256; line++) l2.read(line, 15, HINT_LAST);
+    expect(l2.readHit).toBe(1024);
+    expect(dram.readSectors).toBe(before);
+  });
+
+  it('discard drops a dirty line without write-back', () => {
+    const { dram, l2 } = small();
+    l2.write(3, 15, 15, HINT_UNCHANGED);
+    l2.discard(3);
+    l2.flush();
+    expect(dram.writeSectors).toBe(0);
+  });
+});
+
+describe('access properties', () => {
+  it('quantises interleaved fractions to 1/16 and applies them per line', () => {
+    expect(interleaveSixteenths(1)).toBe(16);
+    expect(interleaveSixteenths(0.5)).toBe(8);
+    expect(interleaveSixteenths(0.01)).toBe(1);
+    let last = 0;
+    for (let line = 0; line < 16000; line++)
+      if (resolveHint({ kind: 'interleaved', primary: 'persisting', fraction: 0.25, secondary: 'streaming' }, line, 128) === HINT_LAST) last++;
+    expect(last / 16000).toBeGreaterThan(0.22);
+    expect(last / 16000).toBeLessThan(0.28);
+  });
+
+  it('range property: primary, secondary, outside', () => {
+    const p = { kind: 'range', base: 1 << 20, primaryBytes: 4096, totalBytes: 8192, primary: 'persisting', secondary: 'streaming' } as const;
+    expect(resolveHint(p, (1 << 20) / 128, 128)).toBe(HINT_LAST);
+    expect(resolveHint(p, ((1 << 20) + 5000) / 128, 128)).toBe(HINT_FIRST);
+    expect(resolveHint(p, ((1 << 20) + 9000) / 128, 128)).toBe(HINT_UNCHANGED);
+  });
+
+  it('window: stable per-segment choice with about hitRatio persisting', () => {
+    const w = new WindowClassifier({ base: 0, bytes: 64 << 20, hitRatio: 0.3, hitProp: 'persisting', missProp: 'streaming' }, 128);
+    let hits = 0;
+    const n = (64 << 20) / 128;
+    for (let line = 0; line < n; line++) if (w.hintFor(line) === HINT_LAST) hits++;
+    expect(hits / n).toBeGreaterThan(0.27);
+    expect(hits / n).toBeLessThan(0.33);
+    expect(w.hintFor(12345)).toBe(w.hintFor(12345));
+    expect(w.hintFor(n)).toBe(-1);
+  });
+});
