@@ -27,6 +27,8 @@ export default class Profile extends WarpsightCommand {
     section: Flags.string({ multiple: true, description: 'ncu section identifier to print (repeatable), e.g. LaunchStats, MemoryWorkloadAnalysis_Tables, SourceCounters' }),
     metrics: Flags.string({ description: 'comma-separated ncu metric ids to print instead of sections' }),
     output: Flags.string({ char: 'o', description: 'write the report as JSON to this file' }),
+    html: Flags.string({ description: 'write a self-contained HTML report with charts to this file' }),
+    charts: Flags.string({ description: 'write every chart as SVG and PNG into this folder' }),
     csv: Flags.boolean({ description: 'print CSV in ncu\'s shapes instead of the console report' }),
     page: Flags.option({ options: ['details', 'raw', 'source'] as const, default: 'details', description: 'CSV page (with --csv)' })(),
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
@@ -55,6 +57,16 @@ export default class Profile extends WarpsightCommand {
     const { checkReport, reportJson } = await import('../src/report/schema.js');
     checkReport(report, 'the generated report');
     if (flags.output) writeFileSync(flags.output, reportJson(report));
+    if (flags.html !== undefined || flags.charts !== undefined) {
+      const { writeReportOutputs } = await import('../src/report/html/outputs.js');
+      const said = await writeReportOutputs(report, {
+        ...(flags.html !== undefined ? { html: flags.html } : {}),
+        ...(flags.charts !== undefined ? { charts: flags.charts } : {}),
+        ...(flags.section ? { sections: flags.section } : {}),
+      });
+      // stderr: stdout stays the console report (or CSV / JSON) it always is
+      if (!this.jsonEnabled()) for (const line of said) process.stderr.write(`${line}\n`);
+    }
     if (this.jsonEnabled()) return report;
     if (flags.csv) {
       const csv = await import('../src/report/csv.js');

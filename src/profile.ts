@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import type { Report } from '../types/report.schema.js';
 import { DEFAULT_ARCH, getArch } from './arch/index.js';
 import type { Dim3 } from './kernel/define.js';
-import { loadDefinitions, selectDefinitions } from './kernel/load.js';
+import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
 import { deviceOf } from './profile/finish.js';
 import { Session } from './profile/session.js';
 
@@ -26,10 +26,14 @@ export interface ProfileRequest {
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
-  const arch = getArch(req.arch ?? DEFAULT_ARCH);
   const defs = await loadDefinitions(req.file);
   const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
-  const chosen = selectDefinitions(defs, names, req.file);
+  return profileDefinitions(selectDefinitions(defs, names, req.file), req);
+}
+
+/** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
+export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest): Report {
+  const arch = getArch(req.arch ?? DEFAULT_ARCH);
   const display = relative(process.cwd(), req.file) || req.file;
   const session = new Session({
     arch,

@@ -1,6 +1,7 @@
 /**
- * A GPU as data. Every number carries its source in the arch JSON files (`src/arch/data/*.json`,
- * validated by `schemas/arch.schema.json`); this interface is what the emulator reads.
+ * A GPU as data. Every number carries its source in the arch data files (`src/arch/data/*.ts`, each
+ * an `Arch` plus a `sources` record, validated by `schemas/arch.schema.json`); this interface is what
+ * the emulator reads.
  */
 export interface Arch {
   /** short id used on the command line: h200, h100, a100 */
@@ -62,6 +63,16 @@ export interface Arch {
     dram: number;
     branch: number;
     barrier: number;
+    /** S2R (special registers) to first use (timing model; default 20) */
+    special: number;
+    /** LDC (kernel parameters, constant bank) to first use (default 12) */
+    constant: number;
+    /** DFMA/DADD dependent latency (default 8) */
+    fp64: number;
+    /** SM-side cost of launching a block, per warp (the CTA dispatcher; default 15.5, calibrated on g_st_*) */
+    ctaLaunchPerWarp: number;
+    /** cycles between a block's last warp exiting and its slot taking the next block (default 0) */
+    blockRetire: number;
   };
   /** sustained throughputs */
   throughput: {
@@ -73,7 +84,35 @@ export interface Arch {
     lsuInstPerCyclePerSm: number;
     fp32LanesPerSm: number;
     fp64LanesPerSm: number;
+    /** MUFU lanes per SM (default 16) */
+    sfuLanesPerSm: number;
+    /** shared-memory wavefronts per cycle per SM (default 1) */
+    sharedWavefrontsPerCyclePerSm: number;
+    /** fraction of the peak DRAM bandwidth a streaming kernel sustains (default 0.81 = 3.9 of 4.8 TB/s) */
+    dramEfficiency: number;
   };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;
+  /**
+   * Block (named) barriers per SM for the occupancy calculator's barrier limit: a launch using n
+   * barriers per block fits floor(blockBarriersPerSm / n) blocks (cuda_occupancy.h: 2 x the block
+   * limit on sm_90). Absent: barriers do not limit occupancy (cuda_occupancy.h applies it from sm_90).
+   */
+  blockBarriersPerSm?: number;
+  /**
+   * How the driver picks a launch's shared-memory carveout (`launch__shared_mem_config_size`) when the
+   * kernel states no preference; fitted to the H200, see `driverCarveout` in `src/arch/carveout.ts`.
+   * Absent: the smallest carveout that does not limit occupancy.
+   */
+  carveoutPolicy?: CarveoutPolicy;
+}
+
+/** The driver's default carveout choice as numbers (see `driverCarveout`). */
+export interface CarveoutPolicy {
+  /** room for this many times the blocks that registers, warps, the block limit and barriers allow ... */
+  blocksFactor: number;
+  /** ... but for no more than (this - warps per block) blocks ... */
+  blockWarpBudget: number;
+  /** ... and not above this carveout (bytes) unless those allowed blocks themselves need more */
+  capBytes: number;
 }

@@ -1,19 +1,26 @@
 /**
- * The base of every command: user errors (bad input, kernel faults) print as one `error:` line with a
- * non-zero exit — never a stack trace. Kernel stack traces are source-mapped to the .ts lines.
+ * The base of every command: user errors (bad input, kernel faults, bad flags) print as one `error:`
+ * line with a non-zero exit — never a stack trace. Kernel stack traces are source-mapped so that
+ * kernel source lines are the .ts lines the user wrote.
  */
 import { Command } from '@oclif/core';
 import { UserError } from '../errors.js';
 
-// kernel files are TypeScript: map stack traces (and so kernel source lines) back to their .ts lines
 process.setSourceMapsEnabled(true);
 
+interface OclifError extends Error {
+  oclif?: { exit?: number };
+}
+
 export abstract class WarpsightCommand extends Command {
-  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    if (err instanceof UserError) {
-      if (this.jsonEnabled()) this.logJson({ error: { name: err.name, message: err.message } });
-      else process.stderr.write(`error: ${err.message}\n`);
-      return this.exit(err.exitCode);
+  protected override async catch(err: OclifError): Promise<unknown> {
+    const exit = err instanceof UserError ? err.exitCode : err.oclif?.exit;
+    // oclif's flag-parsing errors carry exit 2 and a multi-line hint; keep the first line
+    if (err instanceof UserError || exit === 2) {
+      const message = err.message.split('\n')[0]?.trim() ?? String(err);
+      if (this.jsonEnabled()) this.logJson({ error: { name: err.name, message } });
+      else process.stderr.write(`error: ${message}${exit === 2 && !(err instanceof UserError) ? ' (see --help)' : ''}\n`);
+      return this.exit(exit ?? 1);
     }
     return super.catch(err);
   }

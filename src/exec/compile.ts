@@ -8,7 +8,7 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
-import { FULL, type RegArray, type Warp, WarpState } from './warp.js';
+import { FULL, popc, type RegArray, type Warp, WarpState } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -150,6 +150,114 @@ function predMask(o: Operand, w: Warp): number {
   return m;
 }
 
+/**
+ * Which registers hold the same value in every thread, as far as nvcc can prove it: parameters,
+ * blockIdx/blockDim/gridDim and arithmetic on them. threadIdx, lane and warp ids (nvcc computes the
+ * warp id from threadIdx), loads and warp-primitive results are not; a k.let() variable is uniform
+ * when every assignment is, and none happens under a thread-dependent condition. nvcc brackets
+ * regions whose threads may not reconverge on their own with BSSY/BSYNC; we do the same with this.
+ */
+export function uniformRegisters(kernel: KernelIR): Set<number> {
+  const UNIFORM_SREGS = new Set<SpecialReg>(['ctaid.x', 'ctaid.y', 'ctaid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'dynsmem']);
+  const varying = new Set<number>();
+  const uni = (o: Operand | null | undefined): boolean => !o || 'imm' in o || !varying.has(o.reg);
+  let changed = true;
+  const mark = (dst: number | null, isUniform: boolean): void => {
+    if (dst === null || isUniform || varying.has(dst)) return;
+    varying.add(dst);
+    changed = true;
+  };
+  const walk = (list: readonly Instr[], divergent: boolean): void => {
+    for (const i of list) {
+      switch (i.op) {
+        case 'special': mark(i.dst, UNIFORM_SREGS.has(i.sreg)); break;
+        case 'param':
+        case 'const': break;
+        case 'unary':
+        case 'cvt':
+        case 'bitcast': mark(i.dst, uni(i.a)); break;
+        case 'binary':
+        case 'cmp': mark(i.dst, uni(i.a) && uni(i.b)); break;
+        case 'fma': mark(i.dst, uni(i.a) && uni(i.b) && uni(i.c)); break;
+        case 'select': mark(i.dst, uni(i.cond) && uni(i.a) && uni(i.b)); break;
+        case 'lea': mark(i.dst, uni(i.base) && uni(i.index)); break;
+        case 'assign': mark(i.dst, !divergent && uni(i.a)); break;
+        case 'ld': for (const d of i.dsts) mark(d, false); break;
+        case 'atom':
+        case 'shfl':
+        case 'vote':
+        case 'match':
+        case 'activemask': mark(i.dst, false); break;
+        case 'if':
+          walk(i.then, divergent || !uni(i.cond));
+          if (i.else) walk(i.else, divergent || !uni(i.cond));
+          break;
+        case 'loop': {
+          // the exit condition is known only after the head: walk twice so a varying trip count marks the body
+          const d = divergent || !uni(i.cond);
+          walk(i.head, d);
+          walk(i.body, d || hasBreak(i.body));
+          break;
+        }
+        default: break;
+      }
+    }
+  };
+  while (changed) {
+    changed = false;
+    walk(kernel.body, false);
+  }
+  const all = new Set<number>();
+  kernel.regs.forEach((_, r) => {
+    if (!varying.has(r)) all.add(r);
+  });
+  return all;
+}
+
+/** the instruction writes register r (the producer of a value that is then assigned) */
+function definesReg(i: Instr, r: number): boolean {
+  switch (i.op) {
+    case 'unary':
+    case 'binary':
+    case 'fma':
+    case 'cmp':
+    case 'select':
+    case 'cvt':
+    case 'bitcast':
+    case 'lea':
+    case 'shfl':
+    case 'vote':
+    case 'match':
+    case 'activemask':
+    case 'atom':
+      return i.dst === r;
+    case 'ld':
+      return i.dsts.length === 1 && i.dsts[0] === r;
+    default:
+      return false;
+  }
+}
+
+/** a break directly in this loop body (not in a nested loop) */
+function hasBreak(list: readonly Instr[]): boolean {
+  for (const i of list) {
+    if (i.op === 'break') return true;
+    if (i.op === 'if' && (hasBreak(i.then) || (i.else !== null && hasBreak(i.else)))) return true;
+  }
+  return false;
+}
+
+/** whether control can reach the end of this list (false when it always ends in an exit) */
+function fallsThrough(list: readonly Instr[]): boolean {
+  const last = list[list.length - 1];
+  if (!last) return true;
+  if (last.op === 'return') return false;
+  if (last.op === 'if' && !last.predicated && last.else !== null) return fallsThrough(last.then) || fallsThrough(last.else);
+  // a `while (true)` whose only way out is an exit inside
+  if (last.op === 'loop' && 'imm' in last.cond && Number(last.cond.imm) !== 0 && !hasBreak(last.body)) return false;
+  return true;
+}
+
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
   const c = env.counters;
@@ -158,6 +266,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     return { opcode: opcode ?? k.opcode, cls: cls ?? k.cls, line: i.loc.line, file: i.loc.file, counted, bytes: k.bytes };
   };
   const pseudo = (i: Instr): InstrMeta => ({ opcode: 'SYNC', cls: 'pseudo', line: i.loc.line, file: i.loc.file, counted: false, bytes: 0 });
+  // BSYNC: each group of threads that reaches the reconvergence point on its own executes it once
+  const bsync = (i: Instr): InstrMeta => ({ opcode: 'BSYNC', cls: 'warp', line: i.loc.line, file: i.loc.file, counted: true, bytes: 0 });
+  const uniform = uniformRegisters(kernel);
+  const isUniform = (o: Operand): boolean => 'imm' in o || uniform.has(o.reg);
   const emit = (fn: Exec | null, m: InstrMeta): number => {
     slots.push({ fn, meta: m });
     return slots.length - 1;
@@ -167,7 +279,18 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   };
 
   const lower = (list: Instr[]): void => {
-    for (const i of list) lowerOne(i);
+    let prev: Instr | null = null;
+    for (const i of list) {
+      const at = slots.length;
+      lowerOne(i);
+      // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
+      // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
+      if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) {
+        const m = slots[at]?.meta;
+        if (m) m.counted = false;
+      }
+      prev = i;
+    }
   };
 
   const lowerOne = (i: Instr): void => {
@@ -261,19 +384,23 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       }, pseudo(i));
       return;
     }
+    // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC
+    const reconverges = !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
     const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
     lower(i.then);
     let endThenAt = -1;
     if (i.else) endThenAt = emit(null, meta(i, true, 'BRA', 'branch'));
     const elseAt = slots.length;
     if (i.else) lower(i.else);
-    const joinAt = emit(null, pseudo(i));
+    const joinAt = emit(null, reconverges ? bsync(i) : pseudo(i));
     const after = joinAt + 1;
     patch(ifAt, (w: Warp) => {
       const act = w.active;
       const p = predMask(cond, w);
       const t = act & p;
       const f = act & ~p;
+      // `@!P BRA else`: the threads that jump are the predicated-on ones
+      c.threadsPredOn[ifAt] = (c.threadsPredOn[ifAt] as number) - w.activeCount + popc(f);
       w.push(after, act);
       if (t !== 0 && f !== 0) {
         c.divergent[ifAt] = (c.divergent[ifAt] as number) + 1;
@@ -284,12 +411,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         w.pc = elseAt;
       } else w.setActive(t);
     });
-    if (endThenAt >= 0) patch(endThenAt, (w: Warp) => w.resume());
+    // the then side jumps to the BSYNC, where it waits for the else side
+    if (endThenAt >= 0) patch(endThenAt, reconverges ? (w: Warp) => { w.pc = joinAt; } : (w: Warp) => w.resume());
     patch(joinAt, (w: Warp) => w.resume());
   };
 
   const lowerLoop = (i: Extract<Instr, { op: 'loop' }>): void => {
     const cond = i.cond;
+    // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC
+    const reconverges = !isUniform(cond) || hasBreak(i.body);
     const enterAt = emit(null, pseudo(i));
     let guardAt = -1;
     if (i.guard) {
@@ -301,6 +431,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     lower(i.head);
     const backAt = emit(null, meta(i, true, 'BRA', 'branch'));
     const exit = slots.length;
+    const syncAt = reconverges ? emit(() => {}, bsync(i)) : -1;
     patch(enterAt, (w: Warp) => {
       w.loopBase[w.lsp++] = w.sp;
       w.push(exit, w.active);
@@ -308,7 +439,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     const test = (at: number, loopTo: number) => (w: Warp) => {
       const act = w.active;
       const t = act & predMask(cond, w);
-      if (t !== 0 && t !== act) c.divergent[at] = (c.divergent[at] as number) + 1;
+      // the guard jumps to the exit (`@!P BRA exit`), the back edge to the top (`@P BRA top`)
+      const jumping = loopTo >= 0 ? t : act & ~t;
+      c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - w.activeCount + popc(jumping);
+      if (t !== 0 && t !== act) {
+        c.divergent[at] = (c.divergent[at] as number) + 1;
+        // the threads leaving now execute the BSYNC ahead of the others (their threads are counted
+        // once, when the last group runs it with the whole mask)
+        if (syncAt >= 0) c.inst[syncAt] = (c.inst[syncAt] as number) + 1;
+      }
       if (t === 0) {
         w.setActive(0);
         w.resume();

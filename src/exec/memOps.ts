@@ -11,7 +11,6 @@ import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
 
 /** module-local copy: imported bindings cost a lookup in the hot loop */
 const PB = PAGE_BYTES;
-const CS = CHUNK_SHIFT;
 import { SharedBanks } from '../memory/sharedBanks.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv, GlobalAccess } from './env.js';
@@ -67,7 +66,7 @@ function oobFault(env: ExecEnv, w: Warp, lane: number, addr: number, size: numbe
     const near = env.mem.nearest(addr);
     if (!near) detail = `no allocation exists`;
     else if (near.offset < 0) detail = `${-near.offset} bytes before the start of allocation '${near.alloc.name}' (${near.alloc.bytes} bytes at ${hex(near.alloc.base)})`;
-    else detail = `${near.offset + size - near.alloc.bytes} bytes past the end of allocation '${near.alloc.name}' (${near.alloc.bytes} bytes at ${hex(near.alloc.base)})`;
+    else detail = `${near.offset - near.alloc.bytes} bytes after the end of allocation '${near.alloc.name}' (${near.alloc.bytes} bytes at ${hex(near.alloc.base)})`;
   }
   throw new KernelFault(
     'out-of-bounds',
@@ -98,6 +97,56 @@ const banks = new SharedBanks();
 type GlobalLd = Extract<Instr, { op: 'ld' }>;
 type GlobalSt = Extract<Instr, { op: 'st' }>;
 
+/** where a global access's lanes land: the last page touched, and how to find another */
+interface PageState {
+  arr: Page[ViewName];
+  cur: Page | null;
+  pending: Uint8Array | null;
+  pageBase: number;
+  pageLen: number;
+  resolve(w: Warp, l: number, addr: number): void;
+  misaligned(w: Warp, l: number, addr: number): never;
+}
+const pageBase0 = (st: PageState): number => st.pageBase;
+
+type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState) => void;
+
+/**
+ * The per-lane part of a global load/store, generated per instruction so each has its own inline
+ * caches (one typed-array kind, one register layout) — closures sharing one body go megamorphic.
+ */
+function laneLoop(isLoad: boolean, size: number, shift: number, regIds: number[], imms: (number | bigint)[]): LaneLoop {
+  const decl = regIds.map((r, k) => (r >= 0 ? `const r${k} = w.regs[${r}];` : '')).join(' ');
+  const moves = regIds
+    .map((r, k) => {
+      const at = k === 0 ? 'b' : `b + ${k}`;
+      if (isLoad) return `r${k}[l] = arr[${at}];`;
+      const imm = imms[k];
+      const value = r >= 0 ? `r${k}[l]` : typeof imm === 'bigint' ? `${imm}n` : String(imm);
+      return `arr[${at}] = ${value};`;
+    })
+    .join(' ');
+  const src = `return function lanes(w, a, m, st) {
+    ${decl}
+    let arr = st.arr, pageBase = st.pageBase, pageLen = st.pageLen, pending = st.pending;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const addr = a[l];
+      let rel = addr - pageBase;
+      if (rel < 0 || rel + ${size} > pageLen) {
+        st.resolve(w, l, addr);
+        arr = st.arr; pageBase = st.pageBase; pageLen = st.pageLen; pending = st.pending;
+        rel = addr - pageBase;
+      }
+      if ((rel & ${size - 1}) !== 0) st.misaligned(w, l, addr);
+      if (pending !== null && pending[rel >> ${CHUNK_SHIFT}] === 1) st.cur.fill(rel >> ${CHUNK_SHIFT});
+      const b = rel >> ${shift};
+      ${moves}
+    }
+  };`;
+  return new Function(src)() as LaneLoop;
+}
+
 export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv): Exec {
   const isLoad = i.op === 'ld';
   const size = elemBytes(i.elem);
@@ -120,58 +169,36 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     property: i.property,
   };
   const observer = env.observer;
-  const compRegs: (RegArray | null)[] = new Array<RegArray | null>(comps).fill(null);
   // the page of the last access: most lanes of most instructions fall in it
-  let arr: Page[ViewName] = new Uint8Array(0);
-  let cur: Page | null = null;
-  let pending: Uint8Array | null = null;
-  let pageBase = 0;
-  let pageLen = -1;
-  const resolve = (w: Warp, l: number, addr: number): void => {
-    const alloc = mem.find(addr, size);
-    if (alloc === null) oobFault(env, w, l, addr, size, isLoad ? 'read' : 'write', 'global', i.loc);
-    const off = addr - alloc.base;
-    const pageIdx = Math.floor(off / PB);
-    const page: Page = alloc.pages[pageIdx] ?? alloc.page(off);
-    cur = page;
-    pending = page.pending;
-    arr = page[view];
-    pageBase = alloc.base + pageIdx * PB;
-    pageLen = Math.min(PB, alloc.end - pageBase);
+  const st: PageState = {
+    arr: new Uint8Array(0),
+    cur: null,
+    pending: null,
+    pageBase: 0,
+    pageLen: -1,
+    resolve(w: Warp, l: number, addr: number): void {
+      const alloc = mem.find(addr, size);
+      if (alloc === null) oobFault(env, w, l, addr, size, isLoad ? 'read' : 'write', 'global', i.loc);
+      const off = addr - alloc.base;
+      const pageIdx = Math.floor(off / PB);
+      const page: Page = alloc.pages[pageIdx] ?? alloc.page(off);
+      st.cur = page;
+      st.pending = page.pending;
+      st.arr = page[view];
+      st.pageBase = alloc.base + pageIdx * PB;
+      st.pageLen = Math.min(PB, alloc.end - pageBase0(st));
+    },
+    misaligned(w: Warp, l: number, addr: number): never {
+      return misalignedFault(env, w, l, addr, size, 'global', i.loc);
+    },
   };
+  const lanesFn = laneLoop(isLoad, size, shift, regIds, imms);
 
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
     const a = addrs(w);
-    for (let k = 0; k < comps; k++) {
-      const r = regIds[k] as number;
-      compRegs[k] = r >= 0 ? (w.regs[r] as RegArray) : null;
-    }
-    const r0 = compRegs[0] as RegArray;
-    for (let l = 0; l < 32; l++) {
-      if (((m >>> l) & 1) === 0) continue;
-      const addr = a[l] as number;
-      let rel = addr - pageBase;
-      if (rel < 0 || rel + size > pageLen) {
-        resolve(w, l, addr);
-        rel = addr - pageBase;
-      }
-      if ((rel & (size - 1)) !== 0) misalignedFault(env, w, l, addr, size, 'global', i.loc);
-      if (pending !== null && pending[rel >> CS] === 1) (cur as Page).fill(rel >> CS);
-      const base = rel >> shift;
-      if (comps === 1) {
-        if (isLoad) r0[l] = arr[base] as never;
-        else arr[base] = (r0 ? r0[l] : imms[0]) as never;
-      } else if (isLoad) {
-        for (let k = 0; k < comps; k++) (compRegs[k] as RegArray)[l] = arr[base + k] as never;
-      } else {
-        for (let k = 0; k < comps; k++) {
-          const reg = compRegs[k];
-          arr[base + k] = (reg ? reg[l] : imms[k]) as never;
-        }
-      }
-    }
+    lanesFn(w, a, m, st);
     const lanes = popc(m);
     const n = coalescer.run(a, m, size);
     c.requests[index] = (c.requests[index] as number) + 1;

@@ -312,7 +312,8 @@ export class KernelBuilder {
       let root = saved;
       while (root.parent) root = root.parent;
       this.scope = root;
-      const loc = { file: this.file, line: 0 };
+      // read at kernel entry, attributed to the line that first used it
+      const loc = callerLoc();
       const dst = this.newReg(type, false, loc);
       root.instrs.splice(this.paramDecls.length + this.specials.size, 0, { op: 'special', dst, sreg, type, loc });
       this.scope = saved;
@@ -719,6 +720,13 @@ export class KernelBuilder {
       usesDynamicShared: this.dynShared,
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
     };
+  }
+
+  // ---- appended: pointer variables, named-barrier helpers, warp primitives -------------------
+
+  /** a mutable pointer variable (k.let for pointers, typed so that load/store/at work on it) */
+  letPtr(init: PtrVal): PtrVar {
+    return this.let(init.ptrType, init) as unknown as PtrVar;
   }
 }
 

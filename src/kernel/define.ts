@@ -31,13 +31,14 @@ export interface KernelDef<P extends ParamTypes = ParamTypes> {
   /** values of scalar parameters; `--param name=value` overrides them */
   defaults?: Partial<Record<keyof P & string, number>>;
   launch: LaunchConfig | ((scalars: ScalarArgs) => LaunchConfig);
+  // setup/check/body are methods so that a KernelDef<P> is usable where any kernel is expected
   /** registers per thread as ptxas reports them (from __launch_bounds__/-maxrregcount); estimated when absent */
   registers?: number;
   /** allocate and fill inputs; returns the pointer arguments */
-  setup: (host: Host, scalars: ScalarArgs) => Partial<Record<keyof P & string, DevicePtr>>;
+  setup(host: Host, scalars: ScalarArgs): Partial<Record<keyof P & string, DevicePtr>>;
   /** compare the results with a CPU reference: null/undefined when right, else what is wrong */
-  check?: (host: Host, args: ArgVals<P>) => string | null | undefined;
-  body: (k: KernelBuilder, p: ParamVals<P>) => void;
+  check?(host: Host, args: ArgVals<P>): string | null | undefined;
+  body(k: KernelBuilder, p: ParamVals<P>): void;
 }
 
 export function defineKernel<P extends ParamTypes>(def: Omit<KernelDef<P>, 'kind'>): KernelDef<P> {
@@ -53,11 +54,21 @@ export interface AccessPolicyWindowSpec {
   missProp: 'normal' | 'streaming';
 }
 
+/** per-launch options of ProgramContext.launch */
+export interface LaunchOpts {
+  /** false: run without a report entry (a helper kernel the profiler's filter skips); default true */
+  profile?: boolean;
+}
+
 /** what a program's run() can do: the host runtime of one device */
 export interface ProgramContext {
   host: Host;
-  /** launch a kernel with explicit arguments; it is profiled as one report entry */
-  launch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>): void;
+  /**
+   * launch a kernel with explicit arguments; it is profiled as one report entry, unless
+   * `opts.profile` is false: then it runs (device memory and L2 state change, as for a kernel ncu's
+   * `-k` filter skips) but adds no report entry and no cache flush
+   */
+  launch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void;
   /** cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes) */
   setPersistingL2Limit(bytes: number): void;
   /** cudaDeviceGetLimit(cudaLimitPersistingL2CacheSize) */

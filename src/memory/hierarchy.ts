@@ -51,6 +51,8 @@ export interface HierarchyOptions {
   inflightRequests?: number;
   /** see L2Options.partialFillDelay (default 4096) */
   partialFillDelay?: number;
+  /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
+  l2Partitions?: number;
 }
 
 export interface LaunchOptions {
@@ -102,6 +104,7 @@ export class MemoryHierarchy {
         dirtyFraction: opts.dirtyFraction ?? 0.5,
         inflightRequests: opts.inflightRequests ?? 4096,
         partialFillDelay: opts.partialFillDelay ?? 4096,
+        partitions: opts.l2Partitions ?? 2,
       },
       this.dram,
     );
@@ -203,7 +206,7 @@ export class MemoryHierarchy {
         if (miss !== 0) {
           reachedL2 = true;
           const rs0 = l2.readHit;
-          dramSectors += l2.read(line, miss, this.hintFor(a.property, line));
+          dramSectors += l2.read(line, miss, this.hintFor(a.property, line), sm);
           l2Hit += l2.readHit - rs0;
         }
       } else if (isStore) {
@@ -212,7 +215,7 @@ export class MemoryHierarchy {
         if (present) this.l1StHit += cnt;
         else this.l1StMiss += cnt;
         reachedL2 = true;
-        const f = l2.write(line, mask, full, this.hintFor(a.property, line), lb);
+        const f = l2.write(line, mask, full, this.hintFor(a.property, line), lb, sm);
         dramSectors += f;
         l2Hit += cnt - f;
       } else {

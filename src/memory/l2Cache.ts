@@ -44,6 +44,16 @@ export interface L2Options {
    * vs g_st_u32_stride2/stride32 (never completed: ~1 DRAM read per written sector).
    */
   partialFillDelay?: number;
+  /**
+   * L2 partitions (GH100: two halves, each near half of the GPCs; hardware-rules §1.6). Every line has
+   * a home partition (address hash); an SM looks lines up in its near partition, where lines homed in
+   * the far one are kept as clean copies ("far data may be duplicated into the near partition").
+   * A near miss of a far line is served by its home partition over the L2 fabric (no DRAM traffic if
+   * the home has it) and counted by ncu as a tex lookup miss. 1 = one flat L2.
+   */
+  partitions?: number;
+  /** SM -> partition (default sm % partitions) */
+  partitionOfSm?: (sm: number) => number;
 }
 
 const EMPTY = -1;
@@ -96,6 +106,12 @@ export class L2Cache {
   private readonly dirtyFraction: number;
   /** request clock (one tick per line request) */
   private reqClock = 0;
+  /** per way: 1 = a clean copy of a line homed in the other partition */
+  private readonly copy: Uint8Array;
+  readonly partitions: number;
+  /** sets per partition */
+  private readonly partSets: number;
+  private readonly smPart: Uint8Array;
 
   // ---- counters (sectors), reset by resetCounters() ----
   readHit = 0;
@@ -139,6 +155,12 @@ export class L2Cache {
     this.pendRing = new Float64Array(Math.max(1, opts.partialFillDelay ?? 4096));
     this.dirtyCap = new Uint8Array(this.sets);
     this.dirtyFraction = opts.dirtyFraction ?? 1;
+    this.copy = new Uint8Array(n);
+    this.partitions = Math.max(1, Math.floor(opts.partitions ?? 1));
+    this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
+    const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
+    this.smPart = new Uint8Array(1024);
+    for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
     this.setPersistingBytes(0);
   }
 
@@ -188,6 +210,7 @@ export class L2Cache {
     this.stamp.fill(0);
     this.partner.fill(0);
     this.partial.fill(0);
+    this.copy.fill(0);
   }
 
   /** number of dirty sectors resident (tests / diagnostics) */
@@ -204,14 +227,34 @@ export class L2Cache {
     return r;
   }
 
-  setOf(line: number): number {
+  /** home partition of a line: an address hash (interleaving granularity undocumented: per line) */
+  homeOf(line: number): number {
+    if (this.partitions === 1) return 0;
+    const lo = line % 4294967296;
+    let h = Math.imul(lo ^ (lo >>> 16) ^ Math.floor(line / 4294967296), 0x45d9f3b);
+    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+    return ((h ^ (h >>> 16)) >>> 0) % this.partitions;
+  }
+
+  /** partition the SM's requests look up first */
+  partOfSm(sm: number): number {
+    return this.smPart[sm & 1023]!;
+  }
+
+  /** the line's set in partition `part` */
+  setIn(part: number, line: number): number {
     // hashed set index: contiguous lines spread over all sets exactly once per `sets` lines, and the
     // offset of each such block is scrambled so that large power-of-two strides do not alias
-    const sets = this.sets;
+    const sets = this.partSets;
     const blk = Math.floor(line / sets);
     let h = Math.imul(blk ^ (blk >>> 15), 0x2c1b3c6d);
     h = (h ^ (h >>> 12)) >>> 0;
-    return (line + h) % sets;
+    return part * sets + ((line + h) % sets);
+  }
+
+  /** the line's set in its home partition */
+  setOf(line: number): number {
+    return this.setIn(this.homeOf(line), line);
   }
 
   private find(base: number, line: number): number {
@@ -250,6 +293,12 @@ export class L2Cache {
 
   private evict(i: number): void {
     if (this.tag[i] === EMPTY) return;
+    if (this.copy[i] !== 0) {
+      this.copy[i] = 0;
+      this.tag[i] = EMPTY;
+      this.valid[i] = 0;
+      return;
+    }
     if (this.partial[i] !== 0) this.fillPartial(i, this.partial[i]!);
     const d = this.dirty[i]!;
     if (d !== 0) this.dram.write(popcount4(d));
@@ -327,6 +376,7 @@ export class L2Cache {
     this.evict(w);
     this.tag[w] = line;
     this.cls[w] = k;
+    this.copy[w] = 0;
     return w;
   }
 
@@ -368,7 +418,10 @@ export class L2Cache {
   private lastSet = 0;
 
   private lookup(line: number, hint: L2Hint): number {
-    const set = this.setOf(line);
+    return this.lookupSet(this.setOf(line), line, hint);
+  }
+
+  private lookupSet(set: number, line: number, hint: L2Hint): number {
     this.lastSet = set;
     this.reqClock++;
     const base = set * this.ways;
@@ -383,30 +436,92 @@ export class L2Cache {
     return n;
   }
 
-  /** read `mask` sectors of `line`; returns the number of sectors that had to come from DRAM */
-  read(line: number, mask: number, hint: L2Hint): number {
-    const w = this.lookup(line, hint);
-    let v = this.valid[w]!;
+  /**
+   * read `mask` sectors of `line` for a request from SM `sm` (-1: from the home partition); returns
+   * the number of sectors that had to come from DRAM
+   */
+  read(line: number, mask: number, hint: L2Hint, sm = -1): number {
     const n = popcount4(mask);
     this.readSectors += n;
     this.readRequests++;
+    this.hintSectors[hint]! += n;
+    if (this.partitions > 1 && sm >= 0) {
+      const near = this.smPart[sm & 1023]!;
+      if (near !== this.homeOf(line)) return this.readFar(line, mask, hint, near);
+    }
+    return this.readHome(line, mask, hint, true);
+  }
+
+  /** a far line requested from partition `near`: its clean copy there, else the home over the fabric */
+  private readFar(line: number, mask: number, hint: L2Hint, near: number): number {
+    const set = this.setIn(near, line);
+    const base = set * this.ways;
+    let w = this.find(base, line);
+    // copies are never persisting (they live outside the set-aside); streaming marks them evict-first
+    const k = hint === HINT_FIRST ? CLS_FIRST : CLS_NORMAL;
+    let hitMask = 0;
+    if (w >= 0) {
+      hitMask = this.valid[w]! & mask;
+      if (hint === HINT_FIRST) {
+        if (this.cls[w] === CLS_NORMAL) this.cls[w] = CLS_FIRST;
+      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.cls[w] = CLS_NORMAL;
+      this.stamp[w] = this.clock++;
+    }
+    const hit = popcount4(hitMask);
+    this.readHit += hit;
+    this.hintHit[hint]! += hit;
+    const miss = mask & ~hitMask;
+    if (miss === 0) return 0;
+    this.readMiss += popcount4(miss);
+    const f = this.readHome(line, miss, hint, false);
+    if (w < 0 || this.tag[w] !== line) {
+      w = this.allocate(set, line, k);
+      this.valid[w] = 0;
+      this.dirty[w] = 0;
+      this.partner[w] = 0;
+      this.partial[w] = 0;
+      this.copy[w] = 1;
+    }
+    this.valid[w]! |= miss;
+    this.stamp[w] = this.clock++;
+    return f;
+  }
+
+  /** drop the copies of `line` outside its home partition (a write or atomic at the home) */
+  private dropCopies(line: number, home: number, keep: number): void {
+    for (let p = 0; p < this.partitions; p++) {
+      if (p === home || p === keep) continue;
+      const w = this.find(this.setIn(p, line) * this.ways, line);
+      if (w >= 0) {
+        this.tag[w] = EMPTY;
+        this.valid[w] = 0;
+        this.copy[w] = 0;
+      }
+    }
+  }
+
+  /** the home partition's read; `count` false for fabric requests from the far partition (not tex lookups) */
+  private readHome(line: number, mask: number, hint: L2Hint, count: boolean): number {
+    const w = this.lookup(line, hint);
+    let v = this.valid[w]!;
     // partially written sectors need their fill now (read-merge)
     const pm = this.partial[w]! & mask;
     if (pm !== 0) this.fillPartial(w, pm);
     let hitMask = v & mask & ~pm;
-    // the unrequested half of a recent 64-B fill is still in flight: a miss merged into that fill
-    const pa = this.partner[w]! & hitMask;
-    if (pa !== 0) {
-      if (this.reqClock - this.fillStamp[w]! < this.inflight) {
-        hitMask &= ~pa;
-        this.readMiss += popcount4(pa);
+    if (count) {
+      // the unrequested half of a recent 64-B fill is still in flight: a miss merged into that fill
+      const pa = this.partner[w]! & hitMask;
+      if (pa !== 0) {
+        if (this.reqClock - this.fillStamp[w]! < this.inflight) {
+          hitMask &= ~pa;
+          this.readMiss += popcount4(pa);
+        }
+        this.partner[w]! &= ~pa;
       }
-      this.partner[w]! &= ~pa;
+      const hit = popcount4(hitMask);
+      this.readHit += hit;
+      this.hintHit[hint]! += hit;
     }
-    const hit = popcount4(hitMask);
-    this.readHit += hit;
-    this.hintSectors[hint]! += n;
-    this.hintHit[hint]! += hit;
     let miss = mask & ~v;
     if (miss === 0) return 0;
     // 64-B DRAM granule: a miss fills the aligned sector pair (surprise 5)
@@ -420,11 +535,27 @@ export class L2Cache {
       miss = pair;
     }
     const f = popcount4(miss);
-    this.readMiss += f;
+    if (count) this.readMiss += f;
     v |= miss;
     this.valid[w] = v;
     this.dram.read(f);
     return f;
+  }
+
+  /** a write from `near` to a far line also updates (allocates) the near copy: whole sectors valid, partial ones invalid */
+  private writeCopy(line: number, mask: number, fullMask: number, hint: L2Hint, near: number): void {
+    const set = this.setIn(near, line);
+    let w = this.find(set * this.ways, line);
+    if (w < 0) {
+      w = this.allocate(set, line, hint === HINT_FIRST ? CLS_FIRST : CLS_NORMAL);
+      this.valid[w] = 0;
+      this.dirty[w] = 0;
+      this.partner[w] = 0;
+      this.partial[w] = 0;
+      this.copy[w] = 1;
+    }
+    this.valid[w] = (this.valid[w]! | fullMask) & ~(mask & ~fullMask);
+    this.stamp[w] = this.clock++;
   }
 
   /**
@@ -434,7 +565,13 @@ export class L2Cache {
    * fill (partialFillDelay) that a completing write cancels; those fills are returned by `endLaunch`
    * as extra write-lookup misses. Returns the sectors read from DRAM now.
    */
-  write(line: number, mask: number, fullMask: number, hint: L2Hint, bytes?: ArrayLike<number>): number {
+  write(line: number, mask: number, fullMask: number, hint: L2Hint, bytes?: ArrayLike<number>, sm = -1): number {
+    if (this.partitions > 1 && sm >= 0) {
+      const near = this.smPart[sm & 1023]!;
+      const home = this.homeOf(line);
+      if (near !== home) this.writeCopy(line, mask, fullMask, hint, near);
+      this.dropCopies(line, home, near);
+    }
     const w = this.lookup(line, hint);
     const set = this.lastSet;
     const v = this.valid[w]!;
@@ -478,6 +615,7 @@ export class L2Cache {
 
   /** atomic / reduction on `mask` sectors: performed in L2 (read-modify-write, sector fill on miss) */
   atomic(line: number, mask: number, hint: L2Hint): number {
+    if (this.partitions > 1) this.dropCopies(line, this.homeOf(line), -1);
     const w = this.lookup(line, hint);
     const v = this.valid[w]!;
     const pm = this.partial[w]! & mask;
@@ -513,6 +651,7 @@ export class L2Cache {
 
   /** discard.global.L2: drop the line without write-back */
   discard(line: number): void {
+    if (this.partitions > 1) this.dropCopies(line, this.homeOf(line), -1);
     const set = this.setOf(line);
     const w = this.find(set * this.ways, line);
     if (w < 0) return;

@@ -17,7 +17,9 @@ import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } fr
 import { dim3 } from '../kernel/define.js';
 import type { Host } from '../kernel/host.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
+import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
+import { createTimingModel } from '../timing/model.js';
 
 export interface LaunchOptions {
   arch: Arch;
@@ -154,10 +156,13 @@ export function runLaunch(
     barrier: () => {
       throw new Error('barrier handler not installed');
     },
-    observer: null,
+    // the timing model needs the compiled program; compiled code holds this object, filled in below
+    observer: { issue: () => {}, memory: () => {} },
   };
   const sized = env;
   const prog = compile(ir, sized);
+  const timing = createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta });
+  Object.assign(env.observer as object, timing.observer);
   const stats = runGrid(prog, sized, {
     smCount: opts.arch.smCount,
     blocksPerSm,
@@ -165,6 +170,8 @@ export function runLaunch(
     maxWarpInstructions: opts.maxWarpInstructions,
   });
   const metrics: Record<string, number | string> = kernelMetrics(prog, sized.counters, stats.blocks, stats.warps);
+  const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
+  Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize } : {}));
   return {
     ir,
     blocksPerSm,

@@ -6,13 +6,13 @@
 import type { KernelResult } from '../../types/report.schema.js';
 import type { Arch } from '../arch/types.js';
 import { UserError } from '../errors.js';
-import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
+import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
 import { DeviceMemory } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { finishResult } from './finish.js';
-import { buildKernel, launchConfig, resolveScalars, runLaunch } from './launch.js';
+import { buildKernel, checkLaunch, launchConfig, resolveScalars, runLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 
 export interface SessionOptions {
@@ -65,11 +65,12 @@ export class Session implements ProgramContext {
 
   // ---- ProgramContext -----------------------------------------------------------------------
 
-  launch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>): void {
+  launch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void {
     const d = def as unknown as KernelDef;
     const scalars: ScalarArgs = { ...((d.defaults ?? {}) as ScalarArgs) };
     for (const [k, v] of Object.entries(args)) if (typeof v === 'number') scalars[k] = v;
-    this.launchWith(d, args as Partial<ArgVals<ParamTypes>>, scalars, config, false);
+    if (opts?.profile === false) this.runUnprofiled(d, args as Partial<ArgVals<ParamTypes>>, scalars, config);
+    else this.launchWith(d, args as Partial<ArgVals<ParamTypes>>, scalars, config, false);
   }
   setPersistingL2Limit(bytes: number): void {
     this.memsys.setPersistingLimit(bytes);
@@ -86,16 +87,45 @@ export class Session implements ProgramContext {
 
   // ---- one launch ----------------------------------------------------------------------------
 
-  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
-    const o = this.opts;
+  private irOf(def: KernelDef): ReturnType<typeof buildKernel> {
     let ir = this.irCache.get(def);
     if (!ir) {
-      ir = buildKernel(def, o.file);
+      ir = buildKernel(def, this.opts.file);
       this.irCache.set(def, ir);
     }
+    return ir;
+  }
+
+  /** a launch ncu would not profile: it runs and leaves its L2 state, without flush or report entry */
+  private runUnprofiled(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined): void {
+    const o = this.opts;
+    const ir = this.irOf(def);
+    const cfg = launchConfig(def, scalars, config);
+    const grid = dim3(cfg.grid);
+    const block = dim3(cfg.block);
+    const occ = occupancyFor(o.arch, def, ir, grid, block, cfg.dynamicShared ?? 0);
+    this.memsys.beginLaunch({ cacheControl: 'none', l1Bytes: occ.l1Bytes });
+    runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
+      arch: o.arch,
+      file: o.file,
+      mem: this.mem,
+      host: this.host,
+      memsys: this.memsys,
+      grid,
+      block,
+      maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
+      quantum: o.quantum ?? 64,
+    });
+    this.memsys.endLaunch();
+  }
+
+  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
+    const o = this.opts;
+    const ir = this.irOf(def);
     const cfg = launchConfig(def, scalars, config);
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
+    checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = occupancyFor(o.arch, def, ir, grid, block, cfg.dynamicShared ?? 0);
     this.memsys.beginLaunch({ cacheControl: o.cacheControl, l1Bytes: occ.l1Bytes });
     const out = runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {

@@ -12,7 +12,7 @@ let validator: ValidateFunction<Report> | null = null;
 
 function getValidator(): ValidateFunction<Report> {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: true });
+    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     validator = ajv.compile<Report>(JSON.parse(readFileSync(schemaPath('report.schema.json'), 'utf8')) as object);
   }
   return validator;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InstructionCounters, MetricValue, RuleResult } from '../../types/report.schema.js';
+import type { InstructionCounters, MetricValue } from '../../types/report.schema.js';
 import { achievedOccupancy } from '../../src/metrics/rules/achievedOccupancy.js';
 import { cpiStall } from '../../src/metrics/rules/cpiStall.js';
-import { RULES, applyRules } from '../../src/metrics/rules/index.js';
+import { RULES, applyRules, resultsOf } from '../../src/metrics/rules/index.js';
 import { issueSlotUtilization } from '../../src/metrics/rules/issueSlotUtilization.js';
 import { launchConfiguration } from '../../src/metrics/rules/launchConfiguration.js';
 import { memoryCacheAccessPattern } from '../../src/metrics/rules/memoryCacheAccessPattern.js';
@@ -24,7 +24,7 @@ function ctx(metrics: Record<string, MetricValue>, instructions: InstructionCoun
   };
 }
 
-const list = (r: RuleResult | readonly RuleResult[] | null): readonly RuleResult[] => (r === null ? [] : Array.isArray(r) ? r : [r as RuleResult]);
+const list = resultsOf;
 
 const ldg = (line: number, sectors: number, ideal: number): InstructionCounters => ({
   index: line,

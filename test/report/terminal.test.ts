@@ -156,6 +156,26 @@ describe('renderTerminal options', () => {
     expect(text).not.toContain('Source Hot Spots');
   });
 
+  it('prints --metrics in ncu`s temporary section, alone unless sections are asked for too', () => {
+    const report = reportOf(analysedKernel());
+    const text = renderTerminal(report, { metrics: ['launch__registers_per_thread', 'gpu__time_duration.sum'] });
+    expect(text.split('\n').slice(1, 8)).toEqual([
+      '    Section: Command line profiler metrics',
+      '    ---------------------------- --------------- ------------',
+      '    Metric Name                      Metric Unit Metric Value',
+      '    ---------------------------- --------------- ------------',
+      '    gpu__time_duration.sum                    us        75.84',
+      '    launch__registers_per_thread register/thread           16',
+      '    ---------------------------- --------------- ------------',
+    ]);
+    expect(text).not.toContain('Section: Launch Statistics');
+    const both = renderTerminal(report, { metrics: ['gpu__time_duration.sum'], sections: ['Occupancy'] });
+    expect(both.split('\n').filter((l) => l.startsWith('    Section: '))).toEqual([
+      '    Section: Command line profiler metrics',
+      '    Section: Occupancy',
+    ]);
+  });
+
   it('falls back to the report`s section list', () => {
     const report = reportOf(analysedKernel());
     report.options.sections = ['Occupancy'];

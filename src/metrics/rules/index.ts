@@ -37,6 +37,14 @@ export function ruleById(id: string): RuleDefinition | undefined {
   return RULES.find((r) => r.id === id);
 }
 
+const isList = (out: RuleResult | readonly RuleResult[]): out is readonly RuleResult[] => Array.isArray(out);
+
+/** A rule's output as a list: nothing, one result, or several. */
+export function resultsOf(out: RuleResult | readonly RuleResult[] | null): readonly RuleResult[] {
+  if (out === null) return [];
+  return isList(out) ? out : [out];
+}
+
 /**
  * Applies the rules (all, or those named in `only`) to one kernel. Derived metrics are added to
  * `ctx.metrics` first, so raw counters are enough. Pure and deterministic.
@@ -46,10 +54,7 @@ export function applyRules(ctx: RuleContext, only?: readonly string[]): RuleResu
   const results: RuleResult[] = [];
   for (const rule of RULES) {
     if (only !== undefined && !only.includes(rule.id)) continue;
-    const out = rule.apply(full);
-    if (out === null) continue;
-    if (Array.isArray(out)) results.push(...(out as readonly RuleResult[]));
-    else results.push(out as RuleResult);
+    results.push(...resultsOf(rule.apply(full)));
   }
   return results;
 }

@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { WarpsightCommand } from '../src/cli/base.js';
+import { UserError } from '../src/errors.js';
+
+interface BenchResult {
+  passed: boolean;
+  updated: boolean;
+  regressions: number;
+  unmatched: number;
+  report: string;
+}
+
+function writeFile(flag: string, file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new UserError(`${flag} ${file}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+export default class Bench extends WarpsightCommand {
+  static override summary = 'Profile the kernel suite and compare it with the committed baseline; exit 1 on a regression';
+  static override description = `Profiles every kernel of the suite (reports/bench-suite.json: file, kernel, parameters, and the per-metric thresholds in %), writes the fresh report, and compares it with the baseline like \`warpsight compare\`. A crossed threshold, a kernel missing from either side, or a kernel computing a wrong result fails the run (exit 1). --markdown and --junit write a summary and JUnit XML for CI; --update rewrites the baseline instead of comparing. Kernel names given as arguments run only those suite entries.`;
+  static override examples = [
+    '<%= config.bin %> bench --baseline reports/baseline.json',
+    '<%= config.bin %> bench --baseline reports/baseline.json --junit out/bench-junit.xml --markdown out/bench-summary.md',
+    '<%= config.bin %> bench --baseline reports/baseline.json --update',
+    '<%= config.bin %> bench sh_transpose_32x33_bd32x8 --baseline reports/baseline.json',
+  ];
+  static override strict = false;
+  static override enableJsonFlag = true;
+  static override args = {
+    kernels: Args.string({ description: 'suite kernels to run (default: all)' }),
+  };
+  static override flags = {
+    baseline: Flags.string({ default: 'reports/baseline.json', description: 'the committed baseline report' }),
+    suite: Flags.string({ default: 'reports/bench-suite.json', description: 'the suite: kernels, parameters and thresholds' }),
+    out: Flags.string({ default: 'out/bench-report.json', description: 'where to write the fresh report' }),
+    update: Flags.boolean({ description: 'write the fresh report as the new baseline instead of comparing' }),
+    markdown: Flags.string({ description: 'write a markdown summary to this file' }),
+    junit: Flags.string({ description: 'write JUnit XML to this file' }),
+  };
+
+  async run(): Promise<BenchResult> {
+    const { argv, flags } = await this.parse(Bench);
+    const { readSuite } = await import('../src/bench/suite.js');
+    const { runSuite, judgeBench } = await import('../src/bench/run.js');
+    const { createProgress } = await import('../src/bench/progress.js');
+    const { readReport, reportJson } = await import('../src/report/schema.js');
+    const { profileFile } = await import('../src/profile.js');
+    const suite = readSuite(flags.suite);
+    if (flags.update && (argv as string[]).some((a) => a !== '')) throw new UserError('--update rewrites the whole baseline: run it without kernel names', 2);
+    const wanted = (argv as string[]).filter((a) => a !== '');
+    if (wanted.length > 0) {
+      const unknown = wanted.filter((w) => !suite.kernels.some((e) => e.kernel === w));
+      if (unknown.length > 0) throw new UserError(`no suite kernel named ${unknown.join(', ')} in ${flags.suite}; it has: ${suite.kernels.map((e) => e.kernel).join(', ')}`, 2);
+      suite.kernels = suite.kernels.filter((e) => wanted.includes(e.kernel));
+    }
+    // read the baseline first: a missing one should fail before minutes of profiling
+    const baseline = flags.update ? undefined : existsSync(flags.baseline) ? readReport(flags.baseline) : undefined;
+    if (!flags.update && !baseline) throw new UserError(`no baseline at ${flags.baseline}: create it with \`warpsight bench --baseline ${flags.baseline} --update\``);
+    const run = await runSuite(suite, profileFile, createProgress());
+    const { checkReport } = await import('../src/report/schema.js');
+    checkReport(run.report, 'the bench report');
+    writeFile('--out', flags.out, reportJson(run.report));
+    if (flags.update) {
+      if (wanted.length > 0) throw new UserError('--update rewrites the whole baseline: run it without kernel names', 2);
+      const wrong = run.entries.filter((e) => e.checkFailed !== undefined);
+      if (wrong.length > 0) throw new UserError(`not updating the baseline: ${wrong[0]?.label ?? ''} computed a wrong result (${wrong[0]?.checkFailed ?? ''})`);
+      writeFile('--baseline', flags.baseline, reportJson(run.report));
+      if (!this.jsonEnabled()) process.stdout.write(`baseline updated: ${flags.baseline} (${run.report.kernels.length} kernels)\n`);
+      return { passed: true, updated: true, regressions: 0, unmatched: 0, report: flags.out };
+    }
+    // a subset run is judged against the same subset of the baseline
+    const base = baseline as NonNullable<typeof baseline>;
+    const names = new Set(suite.kernels.map((e) => e.kernel));
+    const scoped = wanted.length > 0 ? { ...base, kernels: base.kernels.filter((k) => names.has(k.name)) } : base;
+    const verdict = judgeBench(run, scoped, suite);
+    const { benchJunit, benchMarkdown } = await import('../src/bench/summary.js');
+    if (flags.markdown) writeFile('--markdown', flags.markdown, benchMarkdown(run, verdict, flags.baseline));
+    if (flags.junit) writeFile('--junit', flags.junit, benchJunit(run, verdict));
+    if (!this.jsonEnabled()) {
+      const { renderComparison } = await import('../src/report/compare.js');
+      process.stdout.write(renderComparison(verdict.comparison, { tty: process.stdout.isTTY === true, changedOnly: true }));
+      for (const w of verdict.wrongResults) process.stdout.write(`wrong result: ${w.label}: ${w.checkFailed ?? ''}\n`);
+      process.stdout.write(`bench ${verdict.passed ? 'passed' : 'FAILED'} against ${flags.baseline}\n`);
+    }
+    if (!verdict.passed) process.exitCode = 1;
+    return { passed: verdict.passed, updated: false, regressions: verdict.comparison.regressions, unmatched: verdict.comparison.unmatched, report: flags.out };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Family 5 of the H200 ground truth (micro.cu run_l2()): L2 persistence on the two-pass vertical
+ * sweep of the seed ("multi sweep" of weather/climate stencils) over a 512 x 256 x 32 float grid,
+ * one thread per column, block (32, 8).
+ *   pass 1 (k = 0..nz-1): pos += ks; t = dstm * src(pos); dst[pos] = t + 1; tmp[pos] = t - 1; dstm = t
+ *   pass 2 (k = nz-1..0): pos -= ks; dstm += tmp[pos] - dst[pos] + 2; dst[pos] = dstm
+ * src(pos) sums 4 fields (64 MiB streamed per pass, more than L2); dst and tmp are 16 MiB each and
+ * contiguous (one access-policy window covers both).
+ *
+ * One program per variant, each the exact sequence of run_l2():
+ *   set the persisting limit (0 for plain, persistingL2CacheMaxSize otherwise), reset persisting
+ *   lines, the 512 MiB `init_flush` read (not profiled: ncu's filter was `l2_*`), the window (window
+ *   variant), 4 x (pass1, pass2), window cleared, reset, limit 0, then `l2_<variant>_evict` reads the
+ *   512 MiB again: its DRAM writes are the dirty bytes the variant left in L2.
+ * Profile with `--cache-control none` (the H200 ran `--replay-mode application --cache-control none`).
+ */
+import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, ptr, u32, vec } from '../src/api.js';
+import { hash32 } from '../src/api.js';
+
+export const NX = 512;
+export const NY = 256;
+export const NZ = 32;
+export const NF = 4;
+export const REPS = 4;
+const NPTS = NX * NY * NZ;
+const KS = NX * NY;
+const FLUSH_BYTES = 512 * 1024 * 1024;
+/** flush_body's grid: 132 * 8 blocks of 256 threads */
+const FLUSH_BLOCKS = 132 * 8;
+
+export type Variant = 'plain' | 'setaside' | 'annot' | 'annotdiscard' | 'window';
+export const VARIANTS: readonly Variant[] = ['plain', 'setaside', 'annot', 'annotdiscard', 'window'];
+
+/** micro.cu init_fill_f32: base * (1 + scale * (hash32(k ^ seed) & 0xffff) / 65536) */
+function fillF32(base: number, scale: number, seed: number): (k: number) => number {
+  return (k) => Math.fround(base * (1 + scale * (hash32((k ^ seed) >>> 0) & 0xffff) * (1 / 65536)));
+}
+
+const P1_PARAMS = { src: ptr('global', f32), dst: ptr('global', f32), tmp: ptr('global', f32), field: i32, ks: i32, nz: i32 };
+const P2_PARAMS = { dst: ptr('global', f32), tmp: ptr('global', f32), ks: i32, nz: i32 };
+const FLUSH_PARAMS = { p: ptr('global', vec(f32, 4)), n4: u32, sink: ptr('global', f32) };
+const GRID: [number, number] = [NX / 32, NY / 8];
+const BLOCK: [number, number] = [32, 8];
+
+function column(k: KernelBuilder): { i: Val; j: Val } {
+  return { i: k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32), j: k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32) };
+}
+
+/** l2_pass1_body */
+function pass1Body(k: KernelBuilder, src: PtrVal, dst: PtrVal, tmp: PtrVal, field: Val, ks: Val, nz: Val): void {
+  const { i, j } = column(k);
+  const pos = k.let(i32, j.mul(NX).add(i).sub(ks));
+  const dstm = k.let(f32, 1.0);
+  k.for(0, nz, 1, () => {
+    pos.set(pos.add(ks));
+    const s = (src.at(pos).get())
+      .add(src.at(pos.add(field)).get())
+      .add(src.at(pos.add(field.mul(2))).get())
+      .add(src.at(pos.add(field.mul(3))).get());
+    const t = dstm.mul(s);
+    dst.at(pos).store(t.add(1.0));
+    tmp.at(pos).store(t.sub(1.0));
+    dstm.set(t);
+  });
+}
+
+/** l2_pass2_body */
+function pass2Body(k: KernelBuilder, dst: PtrVal, tmp: PtrVal, ks: Val, nz: Val): void {
+  const { i, j } = column(k);
+  const pos = k.let(i32, j.mul(NX).add(i).add(nz.mul(ks)));
+  const dstm = k.let(f32, 0.0);
+  k.for(0, nz, 1, () => {
+    pos.set(pos.sub(ks));
+    dstm.set(dstm.add(tmp.at(pos).get().sub(dst.at(pos).get()).add(2.0)));
+    dst.at(pos).store(dstm);
+  });
+}
+
+function pass1(v: Variant, annotated: boolean): KernelDef<typeof P1_PARAMS> {
+  return defineKernel({
+    name: `l2_${v}_pass1`,
+    description: annotated ? 'forward sweep; src streaming, dst/tmp persisting (annotated_ptr)' : 'forward sweep',
+    params: P1_PARAMS,
+    launch: { grid: GRID, block: BLOCK },
+    setup: () => {
+      throw new Error('launched by the l2_* programs only');
+    },
+    body: (k, { src, dst, tmp, field, ks, nz }) =>
+      annotated
+        ? pass1Body(k, k.annotate(src, { kind: 'streaming' }), k.annotate(dst, { kind: 'persisting' }), k.annotate(tmp, { kind: 'persisting' }), field, ks, nz)
+        : pass1Body(k, src, dst, tmp, field, ks, nz),
+  });
+}
+
+function pass2(v: Variant, annotated: boolean, discard: boolean): KernelDef<typeof P2_PARAMS> {
+  return defineKernel({
+    name: `l2_${v}_pass2`,
+    description: `backward sweep${annotated ? '; dst/tmp persisting (annotated_ptr)' : ''}${discard ? '; tmp discarded at the end (discard_memory)' : ''}`,
+    params: P2_PARAMS,
+    launch: { grid: GRID, block: BLOCK },
+    setup: () => {
+      throw new Error('launched by the l2_* programs only');
+    },
+    body: (k, { dst, tmp, ks, nz }) => {
+      const d = annotated ? k.annotate(dst, { kind: 'persisting' }) : dst;
+      const t = annotated ? k.annotate(tmp, { kind: 'persisting' }) : tmp;
+      pass2Body(k, d, t, ks, nz);
+      if (discard) {
+        // tmp is dead now: each lane discards one 128-byte line (this warp's 32 columns) of one k-plane
+        k.syncwarp();
+        const lane = k.threadIdx.x.cast(i32); // blockDim.x == 32
+        const j = column(k).j;
+        const wbase = j.mul(NX).add(k.blockIdx.x.mul(k.blockDim.x).cast(i32));
+        k.for(lane, nz, 32, (kk) => k.l2Discard(t.add(wbase.add(kk.mul(ks)))));
+      }
+    },
+  });
+}
+
+/** flush_body: a grid-stride float4 read of a large buffer (pushes everything else out of L2) */
+function flushKernel(name: string): KernelDef<typeof FLUSH_PARAMS> {
+  return defineKernel({
+    name,
+    description: 'grid-stride float4 read of 512 MiB; its DRAM writes are the dirty bytes left in L2',
+    params: FLUSH_PARAMS,
+    launch: { grid: FLUSH_BLOCKS, block: 256 },
+    setup: () => {
+      throw new Error('launched by the l2_* programs only');
+    },
+    body: (k, { p, n4, sink }) => {
+      const acc = k.let(f32, 0.0);
+      const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      k.for(t, n4, k.gridDim.x.mul(k.blockDim.x), (i) => {
+        const v = p.at(i).load();
+        if (!('parts' in v)) throw new Error('float4 expected');
+        acc.set(acc.add(v.x.add(v.y).add(v.z).add(v.w)));
+      });
+      sink.at(t).store(acc);
+    },
+  });
+}
+
+/** the CPU reference of dst after pass 1 + pass 2 for column (i, j) and plane kz */
+function referenceDst(host: Host, src: DevicePtr, i: number, j: number): Float32Array {
+  const out = new Float32Array(NZ);
+  const tmp = new Float32Array(NZ);
+  let dstm = Math.fround(1);
+  for (let k = 0; k < NZ; k++) {
+    const pos = j * NX + i + k * KS;
+    let s = Math.fround(host.readNumber(src, f32, pos));
+    for (let f = 1; f < NF; f++) s = Math.fround(s + host.readNumber(src, f32, pos + f * NPTS));
+    const t = Math.fround(dstm * s);
+    out[k] = Math.fround(t + 1);
+    tmp[k] = Math.fround(t - 1);
+    dstm = t;
+  }
+  let d = Math.fround(0);
+  for (let k = NZ - 1; k >= 0; k--) {
+    d = Math.fround(d + Math.fround(Math.fround(tmp[k]! - out[k]!) + 2));
+    out[k] = d;
+  }
+  return out;
+}
+
+export function l2Program(v: Variant) {
+  const annotated = v === 'annot' || v === 'annotdiscard';
+  const p1 = pass1(v, annotated);
+  const p2 = pass2(v, annotated, v === 'annotdiscard');
+  const evict = flushKernel(`l2_${v}_evict`);
+  const initFlush = flushKernel('init_flush');
+  let bufs: { src: DevicePtr; dst: DevicePtr; tmp: DevicePtr } | null = null;
+  return defineProgram({
+    name: `l2_${v}`,
+    description: `micro.cu run_l2() variant '${v}': limit, flush, ${REPS} x (pass1, pass2), reset, evict`,
+    defaults: { reps: REPS },
+    run: (ctx, { reps = REPS }) => {
+      const host = ctx.host;
+      const src = host.alloc(f32, NF * NPTS, 'src', fillF32(0.25, 0.01, 101));
+      // dst and tmp contiguous: one allocation, as micro.cu's `dt`
+      const dt = host.alloc(f32, 2 * NPTS, 'dst_tmp', fillF32(1.0, 0.01, 102));
+      const dst = dt;
+      const tmp = host.offset(dt, f32, NPTS);
+      const flush = host.alloc(u32, FLUSH_BYTES / 4, 'flush');
+      const sink = host.alloc(f32, FLUSH_BLOCKS * 256, 'sink');
+      bufs = { src, dst, tmp };
+      // cudaDevAttrMaxPersistingL2CacheSize: the set-aside limit clamps to it
+      ctx.setPersistingL2Limit(v === 'plain' ? 0 : Number.MAX_SAFE_INTEGER);
+      ctx.resetPersistingL2Cache();
+      const n4 = FLUSH_BYTES / 16;
+      ctx.launch(initFlush, { p: flush, n4, sink }, undefined, { profile: false });
+      if (v === 'window') ctx.setAccessPolicyWindow({ base: dt, bytes: 2 * NPTS * 4, hitRatio: 1, hitProp: 'persisting', missProp: 'streaming' });
+      for (let r = 0; r < reps; r++) {
+        ctx.launch(p1, { src, dst, tmp, field: NPTS, ks: KS, nz: NZ });
+        ctx.launch(p2, { dst, tmp, ks: KS, nz: NZ });
+      }
+      if (v === 'window') ctx.setAccessPolicyWindow(null);
+      ctx.resetPersistingL2Cache();
+      ctx.setPersistingL2Limit(0);
+      ctx.launch(evict, { p: flush, n4, sink });
+    },
+    check: (host) => {
+      if (!bufs) return 'the program did not run';
+      const { src, dst } = bufs;
+      // every variant computes the same dst (discard only drops tmp)
+      for (const [i, j] of [[0, 0], [17, 3], [511, 255], [256, 128], [31, 200]] as const) {
+        const want = referenceDst(host, src, i, j);
+        for (let k = 0; k < NZ; k++) {
+          const got = host.readNumber(dst, f32, j * NX + i + k * KS);
+          const w = want[k]!;
+          if (Math.abs(got - w) > 1e-4 * Math.max(1, Math.abs(w))) return `dst[${i},${j},${k}] = ${got}, expected ${w}`;
+        }
+      }
+      return null;
+    },
+  });
+}
+
+export default VARIANTS.map(l2Program);

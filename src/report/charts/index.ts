@@ -1,0 +1,31 @@
+/**
+ * Every chart of a report, in page order per kernel: throughput, memory chart, occupancy graphs,
+ * source heat map, rules. Pure: report (and the occupancy calculator) in, vega-lite specs out.
+ */
+import type { Report } from '../../../types/report.schema.js';
+import { ccNumber } from '../../metrics/sections.js';
+import { memoryChart } from './memory.js';
+import { occupancyCharts, type OccupancyGraphs } from './occupancy.js';
+import { rulesChart } from './rules.js';
+import { sourceChart } from './source.js';
+import { throughputChart } from './throughput.js';
+import type { ChartDef } from './types.js';
+
+export type { ChartDef } from './types.js';
+export type { GraphSeries, OccupancyGraphs } from './occupancy.js';
+
+export interface ChartOptions {
+  /** the occupancy graphs' series per kernel (the arch calculator's); without it there are none */
+  readonly occupancy?: OccupancyGraphs;
+}
+
+export function buildCharts(report: Report, opts: ChartOptions = {}): ChartDef[] {
+  const cc = ccNumber(report.device.cc);
+  // builders name charts `k<id>-…`; give them the position so ids stay unique in merged reports
+  return report.kernels.flatMap((kernel, index) => {
+    const k = { ...kernel, id: index };
+    return [throughputChart(k, cc), memoryChart(k), ...occupancyCharts(k, opts.occupancy?.(kernel)), sourceChart(k), rulesChart(k)].filter(
+      (c): c is ChartDef => c !== undefined,
+    );
+  });
+}

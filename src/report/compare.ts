@@ -1,0 +1,253 @@
+/**
+ * Two reports side by side (`warpsight compare base.json new.json`): kernels matched by name and
+ * launch order, every numeric metric with base, new, delta and % change, rules that appeared or
+ * vanished, and thresholds (`metric=pct`) whose crossing is a regression. Pure data in, data out;
+ * `renderComparison` draws the terminal tables.
+ */
+import Table from 'cli-table3';
+import type { KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
+import { UserError } from '../errors.js';
+import { metricInfo } from '../metrics/registry.js';
+import { formatNumber } from './format.js';
+
+export interface Threshold {
+  /** an exact metric id, or a pattern where `*` matches any run of characters */
+  readonly metric: string;
+  /** the largest allowed |new − base| / |base|, in percent */
+  readonly pct: number;
+}
+
+/** `l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1` → { metric, pct: 1 } */
+export function parseThreshold(text: string): Threshold {
+  const eq = text.lastIndexOf('=');
+  const metric = eq > 0 ? text.slice(0, eq).trim() : '';
+  const pct = eq > 0 ? Number(text.slice(eq + 1).trim().replace(/%$/, '')) : Number.NaN;
+  if (metric === '' || !Number.isFinite(pct) || pct < 0)
+    throw new UserError(`--threshold ${text}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1`, 2);
+  return { metric, pct };
+}
+
+function patternOf(metric: string): RegExp | undefined {
+  if (!metric.includes('*')) return undefined;
+  return new RegExp(`^${metric.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+/** The threshold for a metric: an exact id wins over a pattern; among patterns the first given. */
+export function thresholdFor(metric: string, thresholds: readonly Threshold[]): Threshold | undefined {
+  return thresholds.find((t) => t.metric === metric) ?? thresholds.find((t) => patternOf(t.metric)?.test(metric) ?? false);
+}
+
+export interface MetricDelta {
+  metric: string;
+  label: string;
+  unit: string;
+  /** null: the report has no numeric value for it */
+  base: number | null;
+  new: number | null;
+  /** new − base */
+  delta: number | null;
+  /** 100 · (new − base) / |base|; Infinity when base is 0 and new is not (JSON: null) */
+  pct: number | null;
+  /** the allowed % change, when a threshold applies */
+  threshold?: number;
+  regression: boolean;
+}
+
+export interface RuleRef {
+  id: string;
+  section: string;
+  type: RuleResult['type'];
+  speedup?: number;
+}
+
+export interface KernelComparison {
+  name: string;
+  /** 0, 1, 2… among launches of the same name */
+  instance: number;
+  /** matched: in both; base / new: only in that report */
+  status: 'matched' | 'base-only' | 'new-only';
+  /** the kernel's name in the new report when it differs (single-kernel reports pair up anyway) */
+  newName?: string;
+  metrics: MetricDelta[];
+  rulesAppeared: RuleRef[];
+  rulesVanished: RuleRef[];
+  regressions: number;
+}
+
+export interface Comparison {
+  thresholds: Threshold[];
+  kernels: KernelComparison[];
+  /** metrics that crossed their threshold, over all kernels */
+  regressions: number;
+  /** kernels found in only one report */
+  unmatched: number;
+  /** thresholds naming a metric neither report has (likely a typo) */
+  unusedThresholds: string[];
+}
+
+export interface CompareOptions {
+  thresholds?: readonly Threshold[];
+}
+
+const num = (v: MetricValue | undefined): number | null => (typeof v === 'number' ? v : null);
+
+export function percentChange(base: number, next: number): number {
+  if (base === next) return 0;
+  if (base === 0) return next > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  return (100 * (next - base)) / Math.abs(base);
+}
+
+function metricDeltas(base: KernelResult | undefined, next: KernelResult | undefined, thresholds: readonly Threshold[]): MetricDelta[] {
+  const ids = new Set<string>();
+  for (const k of [base, next]) for (const [id, v] of Object.entries(k?.metrics ?? {})) if (typeof v === 'number') ids.add(id);
+  return [...ids].sort().map((id) => {
+    const b = num(base?.metrics[id]);
+    const n = num(next?.metrics[id]);
+    const info = metricInfo(id);
+    const t = thresholdFor(id, thresholds);
+    const delta = b !== null && n !== null ? n - b : null;
+    const pct = b !== null && n !== null ? percentChange(b, n) : null;
+    // a metric under a threshold that one side lacks cannot be checked: that fails too
+    const regression = t !== undefined && (pct === null ? b !== n : Math.abs(pct) > t.pct);
+    return { metric: id, label: info.label, unit: info.unit, base: b, new: n, delta, pct, ...(t ? { threshold: t.pct } : {}), regression };
+  });
+}
+
+const ruleKey = (r: Pick<RuleResult, 'id' | 'section'>): string => `${r.section}\u0000${r.id}`;
+const ruleRef = (r: RuleResult): RuleRef => ({ id: r.id, section: r.section, type: r.type, ...(r.speedup ? { speedup: r.speedup.value } : {}) });
+
+function compareKernels(base: KernelResult | undefined, next: KernelResult | undefined, instance: number, thresholds: readonly Threshold[]): KernelComparison {
+  const metrics = metricDeltas(base, next, thresholds);
+  const baseRules = new Set((base?.rules ?? []).map(ruleKey));
+  const newRules = new Set((next?.rules ?? []).map(ruleKey));
+  const name = base?.name ?? next?.name ?? '';
+  return {
+    name,
+    instance,
+    status: base && next ? 'matched' : base ? 'base-only' : 'new-only',
+    ...(base && next && next.name !== base.name ? { newName: next.name } : {}),
+    metrics,
+    rulesAppeared: base && next ? next.rules.filter((r) => !baseRules.has(ruleKey(r))).map(ruleRef) : [],
+    rulesVanished: base && next ? base.rules.filter((r) => !newRules.has(ruleKey(r))).map(ruleRef) : [],
+    regressions: base && next ? metrics.filter((m) => m.regression).length : 0,
+  };
+}
+
+function instances(kernels: readonly KernelResult[]): { kernel: KernelResult; instance: number }[] {
+  const seen = new Map<string, number>();
+  return kernels.map((kernel) => {
+    const instance = seen.get(kernel.name) ?? 0;
+    seen.set(kernel.name, instance + 1);
+    return { kernel, instance };
+  });
+}
+
+export function compareReports(base: Report, next: Report, opts: CompareOptions = {}): Comparison {
+  const thresholds = [...(opts.thresholds ?? [])];
+  const key = (name: string, instance: number): string => `${name}\u0000${instance}`;
+  const baseList = instances(base.kernels);
+  const newList = instances(next.kernels);
+  const newByKey = new Map(newList.map((e) => [key(e.kernel.name, e.instance), e]));
+  const pairs: { base?: KernelResult; next?: KernelResult; instance: number }[] = [];
+  const used = new Set<string>();
+  for (const b of baseList) {
+    const k = key(b.kernel.name, b.instance);
+    const n = newByKey.get(k);
+    if (n) used.add(k);
+    pairs.push({ base: b.kernel, ...(n ? { next: n.kernel } : {}), instance: b.instance });
+  }
+  for (const n of newList) if (!used.has(key(n.kernel.name, n.instance))) pairs.push({ next: n.kernel, instance: n.instance });
+  // one launch on each side under different names (a renamed or variant kernel): compare them
+  const baseOnly = pairs.filter((p) => p.next === undefined);
+  const newOnly = pairs.filter((p) => p.base === undefined);
+  if (base.kernels.length === 1 && next.kernels.length === 1 && baseOnly.length === 1 && newOnly.length === 1) {
+    pairs.splice(0, pairs.length, { base: base.kernels[0] as KernelResult, next: next.kernels[0] as KernelResult, instance: 0 });
+  }
+  const kernels = pairs.map((p) => compareKernels(p.base, p.next, p.instance, thresholds));
+  const allIds = new Set([...base.kernels, ...next.kernels].flatMap((k) => Object.keys(k.metrics)));
+  const unusedThresholds = thresholds
+    .filter((t) => {
+      const re = patternOf(t.metric);
+      return re ? ![...allIds].some((id) => re.test(id)) : !allIds.has(t.metric);
+    })
+    .map((t) => t.metric);
+  return {
+    thresholds,
+    kernels,
+    regressions: kernels.reduce((s, k) => s + k.regressions, 0),
+    unmatched: kernels.filter((k) => k.status !== 'matched').length,
+    unusedThresholds,
+  };
+}
+
+/** A metric value in a table cell: ncu's number format, '-' for none. */
+function cell(v: number | null): string {
+  return v === null ? '-' : formatNumber(v);
+}
+
+export function formatPct(pct: number | null): string {
+  if (pct === null) return '-';
+  if (!Number.isFinite(pct)) return pct > 0 ? '+inf%' : '-inf%';
+  if (pct === 0) return '0%';
+  return `${pct > 0 ? '+' : ''}${formatNumber(Math.round(pct * 100) / 100)}%`;
+}
+
+function formatDelta(d: number | null): string {
+  if (d === null) return '-';
+  return `${d > 0 ? '+' : ''}${formatNumber(d)}`;
+}
+
+export interface RenderCompareOptions {
+  /** colours and borders for a terminal; off for pipes and CI logs (byte-stable text) */
+  tty?: boolean;
+  /** only rows that changed or crossed a threshold */
+  changedOnly?: boolean;
+}
+
+function kernelTitle(k: KernelComparison, repeated: ReadonlySet<string>): string {
+  const name = repeated.has(k.name) ? `${k.name} [${k.instance}]` : k.name;
+  return k.newName === undefined ? name : `${name} → ${k.newName}`;
+}
+
+export function summarizeComparison(c: Comparison): string {
+  const changed = c.kernels.reduce((s, k) => s + k.metrics.filter((m) => m.pct !== 0).length, 0);
+  const parts = [
+    `${c.kernels.filter((k) => k.status === 'matched').length} kernels compared`,
+    `${changed} metric value${changed === 1 ? "" : "s"} changed`,
+    `${c.regressions} threshold${c.regressions === 1 ? '' : 's'} crossed`,
+  ];
+  if (c.unmatched > 0) parts.push(`${c.unmatched} kernel${c.unmatched === 1 ? '' : 's'} in only one report`);
+  return parts.join(', ');
+}
+
+export function renderComparison(c: Comparison, opts: RenderCompareOptions = {}): string {
+  const out: string[] = [];
+  const repeated = new Set(c.kernels.filter((k) => k.instance > 0).map((k) => k.name));
+  for (const k of c.kernels) {
+    const title = kernelTitle(k, repeated);
+    if (k.status !== 'matched') {
+      out.push(`${title}: only in the ${k.status === 'base-only' ? 'base' : 'new'} report`, '');
+      continue;
+    }
+    const rows = opts.changedOnly ? k.metrics.filter((m) => m.pct !== 0 || m.regression) : k.metrics;
+    out.push(`${title}: ${k.regressions === 0 ? 'ok' : `${k.regressions} regression${k.regressions === 1 ? '' : 's'}`}`);
+    if (rows.length > 0) {
+      const table = new Table({
+        head: ['metric', 'unit', 'base', 'new', 'delta', '%', 'threshold'],
+        colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'left'],
+        style: opts.tty ? { compact: true } : { head: [], border: [], compact: true },
+      });
+      for (const m of rows) {
+        const verdict = m.threshold === undefined ? '' : `${m.regression ? 'FAIL' : 'ok'} (±${formatNumber(m.threshold)}%)`;
+        table.push([m.metric, m.unit, cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
+      }
+      out.push(table.toString());
+    }
+    for (const r of k.rulesAppeared) out.push(`  + rule appeared: ${r.type} ${r.id} (${r.section})${r.speedup === undefined ? '' : `, est. speedup ${formatNumber(Math.round(r.speedup * 100) / 100)}%`}`);
+    for (const r of k.rulesVanished) out.push(`  - rule vanished: ${r.type} ${r.id} (${r.section})`);
+    out.push('');
+  }
+  for (const t of c.unusedThresholds) out.push(`warning: --threshold ${t}: neither report has this metric`);
+  out.push(summarizeComparison(c));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,45 @@
+/**
+ * What `--html FILE` and `--charts DIR` write, shared by `profile` and `report` so the two cannot
+ * disagree. Heavy: import lazily.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Report } from '../../../types/report.schema.js';
+import { UserError } from '../../errors.js';
+import { reportCharts, renderHtml } from './index.js';
+
+export interface OutputRequest {
+  html?: string;
+  charts?: string;
+  sections?: readonly string[];
+}
+
+/** Writes the requested files; returns a line per file (or folder) for the user. */
+export async function writeReportOutputs(report: Report, req: OutputRequest): Promise<string[]> {
+  const said: string[] = [];
+  if (req.html !== undefined) {
+    const html = await renderHtml(report, req.sections ? { sections: req.sections } : {});
+    try {
+      mkdirSync(dirname(req.html), { recursive: true });
+      writeFileSync(req.html, html);
+    } catch (e) {
+      throw new UserError(`--html ${req.html}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+    said.push(`HTML report: ${req.html}`);
+  }
+  if (req.charts !== undefined) {
+    const { charts, notes } = await reportCharts(report);
+    const { writeChartFiles } = await import('../charts/render.js');
+    let files: string[];
+    try {
+      files = await writeChartFiles(charts, req.charts);
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code) throw new UserError(`--charts ${req.charts}: cannot write there (${code})`);
+      throw e;
+    }
+    said.push(`charts: ${files.length / 2} charts as SVG and PNG in ${req.charts}`, ...notes);
+  }
+  return said;
+}

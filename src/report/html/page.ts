@@ -1,0 +1,205 @@
+/**
+ * The report page: one self-contained HTML document (inlined CSS, vega, vega-embed and the charts'
+ * precompiled vega specs; no request leaves it). Per launch: its header line, every section with
+ * its tables, charts and rules (sections as data, in ncu's order), the source heat map and hot
+ * spots; with several launches a summary table first. Deterministic: the same report and charts
+ * give the same bytes. A Content-Security-Policy allows only the page's own scripts (by hash), so
+ * even markup that slipped through escaping could neither run nor fetch anything.
+ */
+import { createHash } from 'node:crypto';
+import type { KernelResult, Report, RuleResult } from '../../../types/report.schema.js';
+import { SECTIONS, ccNumber, type SectionDef } from '../../metrics/sections.js';
+import type { ChartDef } from '../charts/types.js';
+import { formatMetric, formatNumber, formatSpeedup } from '../format.js';
+import { hotSpots, summarizeSourceLines, threadsPerInstruction } from '../sourceLines.js';
+import { kernelHeaderLine } from '../terminal.js';
+import type { Bundles } from './bundles.js';
+import { escapeHtml, jsonForScript } from './escape.js';
+import { ruleHtml, sectionBodyHtml } from './sections.js';
+import { PAGE_CSS } from './style.js';
+
+export interface CompiledChart {
+  readonly def: ChartDef;
+  /** the vega spec compiled from def.spec */
+  readonly vega: unknown;
+}
+
+export interface PageOptions {
+  /** section identifiers to show (default: the report's `options.sections`, else all) */
+  readonly sections?: readonly string[];
+  /** rows of each hot-spot table (default 10) */
+  readonly hotSpots?: number;
+  /** a line shown under the title, e.g. why there are no occupancy graphs */
+  readonly notes?: readonly string[];
+}
+
+/** the section id of the overview block holding the rules chart and every rule of a launch */
+export const RULES_SECTION = 'Rules';
+
+function chartHtml(chart: ChartDef): string {
+  return `<figure class="chart" data-chart="${chart.id}" data-kind="${chart.kind}"><div class="vega" id="chart-${chart.id}"></div></figure>`;
+}
+
+function sectionHtml(kernelIndex: number, id: string, name: string, inner: string): string {
+  return `<section class="section" id="k${kernelIndex}-${escapeHtml(id)}" data-section="${escapeHtml(id)}"><h3>${escapeHtml(name)}</h3>${inner}</section>`;
+}
+
+function hotSpotTableHtml(kernel: KernelResult, count: number): string {
+  const spots = hotSpots(summarizeSourceLines(kernel.instructions, kernel.sourceLines), count);
+  if (spots.length === 0) return '';
+  const rows = spots
+    .map(
+      (s) =>
+        `<tr><td class="num">${s.line}</td><td class="num">${formatNumber(s.instructions)}</td><td class="num">${formatNumber(Math.round(threadsPerInstruction(s) * 100) / 100)}</td>` +
+        `<td class="num">${formatNumber(s.sectors)}</td><td class="num">${formatNumber(s.excessiveSectors)}</td><td class="num">${formatNumber(s.wavefronts)}</td>` +
+        `<td class="num">${formatNumber(s.excessiveWavefronts)}</td><td><code>${escapeHtml(s.opcodes.join(' '))}</code></td><td><code>${escapeHtml((s.text ?? '').trim())}</code></td></tr>`,
+    )
+    .join('');
+  return (
+    `<table class="grid hotspots"><caption>Source Hot Spots (Warpsight)</caption><thead><tr><th>Line</th><th>Instructions</th><th>Threads/Inst</th><th>Sectors</th>` +
+    `<th>Excessive Sectors</th><th>Wavefronts</th><th>Bank Conflicts</th><th>Opcodes</th><th>Source</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
+}
+
+function rulesOverviewHtml(kernel: KernelResult, charts: readonly ChartDef[]): string {
+  if (kernel.rules.length === 0) return '';
+  const chart = charts.filter((c) => c.section === RULES_SECTION).map(chartHtml).join('');
+  const ordered = kernel.rules
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (b.r.speedup?.value ?? -1) - (a.r.speedup?.value ?? -1) || a.i - b.i);
+  const rows = ordered
+    .map(
+      ({ r }) =>
+        `<tr><td><span class="tag ${r.type.toLowerCase()}">${r.type}</span></td><td>${escapeHtml(r.id)}</td><td>${escapeHtml(r.section)}</td>` +
+        `<td class="num">${r.speedup === undefined ? '' : `${escapeHtml(formatSpeedup(r.speedup.value))}% ${r.speedup.type}`}</td><td>${escapeHtml(r.title ?? '')}</td></tr>`,
+    )
+    .join('');
+  return `${chart}<table class="grid"><caption>Rules</caption><thead><tr><th>Type</th><th>Rule</th><th>Section</th><th>Est. Speedup</th><th>Title</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function kernelHtml(report: Report, kernel: KernelResult, index: number, charts: readonly ChartDef[], wanted: ReadonlySet<string> | undefined, opts: PageOptions): string {
+  const cc = ccNumber(report.device.cc);
+  const selected = (id: string): boolean => wanted === undefined || wanted.has(id);
+  const rulesBySection = new Map<string, RuleResult[]>();
+  for (const rule of kernel.rules) rulesBySection.set(rule.section, [...(rulesBySection.get(rule.section) ?? []), rule]);
+  const chartsOf = (section: string): string => charts.filter((c) => c.section === section).map(chartHtml).join('');
+  const parts: string[] = [];
+  const overview = rulesOverviewHtml(kernel, charts);
+  if (overview !== '') parts.push(sectionHtml(index, RULES_SECTION, 'Rules and Estimated Speedups', overview));
+  for (const section of SECTIONS) {
+    if (!selected(section.id)) continue;
+    let extra = chartsOf(section.id);
+    if (section.id === 'SourceCounters') extra += hotSpotTableHtml(kernel, opts.hotSpots ?? 10);
+    const inner = sectionBodyHtml(section, kernel, rulesBySection.get(section.id) ?? [], cc, extra);
+    if (inner !== '') parts.push(sectionHtml(index, section.id, section.name, inner));
+  }
+  const known = new Set(SECTIONS.map((s: SectionDef) => s.id));
+  for (const [sectionId, rules] of rulesBySection) {
+    if (known.has(sectionId) || !selected(sectionId)) continue;
+    parts.push(sectionHtml(index, sectionId, sectionId, rules.map(ruleHtml).join('')));
+  }
+  const notes = kernel.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+  const check =
+    kernel.check === undefined
+      ? ''
+      : `<p class="check ${kernel.check.passed ? 'passed' : 'failed'}">result check: ${kernel.check.passed ? 'passed' : 'FAILED'}${kernel.check.message ? ` — ${escapeHtml(kernel.check.message)}` : ''}</p>`;
+  return (
+    `<article class="kernel" id="kernel-${index}" data-kernel-index="${index}">` +
+    `<h2><span class="kname">${escapeHtml(kernel.name)}</span></h2>` +
+    `<p class="launch-line"><code>${escapeHtml(kernelHeaderLine(kernel, report.device).trim())}</code></p>` +
+    `<p class="file">file: <code>${escapeHtml(kernel.file)}</code> · registers/thread: ${kernel.launch.registersPerThread}${kernel.launch.registersSource ? ` (${kernel.launch.registersSource})` : ''}</p>` +
+    check +
+    (notes === '' ? '' : `<ul class="notes">${notes}</ul>`) +
+    parts.join('') +
+    `</article>`
+  );
+}
+
+function metricText(kernel: KernelResult, id: string, unit: string): string {
+  const v = kernel.metrics[id];
+  if (v === undefined) return '';
+  const cell = formatMetric(v, unit);
+  return escapeHtml(cell.unit === '' ? cell.value : `${cell.value} ${cell.unit}`);
+}
+
+function launchesTableHtml(report: Report): string {
+  const rows = report.kernels
+    .map((k, i) => {
+      const best = Math.max(-1, ...k.rules.map((r) => r.speedup?.value ?? -1));
+      return (
+        `<tr><td class="num">${i}</td><td><a href="#kernel-${i}">${escapeHtml(k.name)}</a></td><td><code>${escapeHtml(k.file)}</code></td>` +
+        `<td>(${k.launch.grid.join(', ')})</td><td>(${k.launch.block.join(', ')})</td>` +
+        `<td class="num">${metricText(k, 'gpu__time_duration.sum', 'ns')}</td>` +
+        `<td class="num">${metricText(k, 'sm__throughput.avg.pct_of_peak_sustained_elapsed', '%')}</td>` +
+        `<td class="num">${metricText(k, 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed', '%')}</td>` +
+        `<td class="num">${k.rules.length}</td><td class="num">${best < 0 ? '' : `${escapeHtml(formatSpeedup(best))}%`}</td></tr>`
+      );
+    })
+    .join('');
+  return (
+    `<section class="launches" data-section="Launches"><h2>Launches</h2><table class="grid"><thead><tr><th>#</th><th>Kernel</th><th>File</th><th>Grid</th><th>Block</th>` +
+    `<th>Duration</th><th>Compute (SM) %</th><th>Memory %</th><th>Rules</th><th>Top Est. Speedup</th></tr></thead><tbody>${rows}</tbody></table></section>`
+  );
+}
+
+/** what the page runs after the bundles: render every chart with vega-embed, then mark the body */
+const BOOT_SCRIPT = `(function () {
+  var charts = JSON.parse(document.getElementById('warpsight-charts').textContent);
+  var jobs = charts.map(function (c) {
+    var el = document.getElementById('chart-' + c.id);
+    return vegaEmbed(el, c.spec, { mode: 'vega', renderer: 'svg', actions: false, defaultStyle: false })
+      .catch(function (e) { el.textContent = 'chart failed to render: ' + e.message; console.error(e); });
+  });
+  Promise.all(jobs).then(function () {
+    // milliseconds from navigation start until every chart is drawn: what "opens in < 2 s" measures
+    document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
+    document.body.setAttribute('data-rendered', String(charts.length));
+  });
+})();`;
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+export function buildPage(report: Report, charts: readonly CompiledChart[], bundles: Bundles, opts: PageOptions = {}): string {
+  const ids = opts.sections ?? report.options.sections;
+  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION]) : undefined;
+  const byKernel = (i: number): ChartDef[] =>
+    charts.map((c) => c.def).filter((c) => c.kernelIndex === i && (wanted === undefined || wanted.has(c.section)));
+  const shownCharts = charts.filter((c) => wanted === undefined || wanted.has(c.def.section));
+  const names = [...new Set(report.kernels.map((k) => k.name))];
+  const title = `Warpsight report: ${names.length === 1 ? (names[0] ?? '') : `${report.kernels.length} launches`}`;
+  const scripts = [bundles.vegaLiteStub, bundles.vega, bundles.vegaEmbed, BOOT_SCRIPT];
+  // vega compiles its expressions with Function(): 'unsafe-eval' is needed, inline code is not
+  const csp = [
+    "default-src 'none'",
+    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const data = jsonForScript(shownCharts.map((c) => ({ id: c.def.id, spec: c.vega })));
+  const { device, tool, options } = report;
+  const pageNotes = (opts.notes ?? []).map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${PAGE_CSS}</style>`,
+    '</head><body>',
+    `<header><h1>${escapeHtml(title)}</h1>`,
+    `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}</p>`,
+    pageNotes,
+    '</header><main>',
+    report.kernels.length > 1 ? launchesTableHtml(report) : '',
+    ...report.kernels.map((k, i) => kernelHtml(report, k, i, byKernel(i), wanted, opts)),
+    '</main>',
+    `<script type="application/json" id="warpsight-charts">${data}</script>`,
+    ...scripts.map((s) => `<script>${s}</script>`),
+    '</body></html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,754 @@
+/**
+ * The timing model: cycles, duration, achieved occupancy, Speed-of-Light throughputs, issue-slot use
+ * and warp stall reasons of one launch, from the interpreter's issue and memory events.
+ *
+ * How it works (first order, deterministic):
+ *  - Every warp keeps its own clock. An instruction issues when its source registers are ready
+ *    (a scoreboard per warp register: ready time and the kind of producer), when its warp has come
+ *    out of a barrier, and when its scheduler (SMSP = warp index in block mod 4) has an issue slot.
+ *    The gap before issue is charged to a stall reason: long_scoreboard (global/local load),
+ *    short_scoreboard (shared memory, MUFU, S2R/LDC, shuffles), wait (fixed-latency ALU), barrier,
+ *    not_selected (issue slot taken), mio/lg/math_pipe_throttle (a queue or pipe full).
+ *  - Shared resources are reservation calendars (calendar.ts): per SMSP issue slots and MUFU/FP64
+ *    pipes; per SM the LSU, the L1 tag stage (sectors) and the shared-memory data stage
+ *    (wavefronts); for the GPU the L2 slices (sectors) and DRAM (bytes, at the sustained fraction of
+ *    peak). A load completes at the later of its level's latency (L1/L2/DRAM, from the cache
+ *    hierarchy's outcome) and its service in those calendars plus the return trip; when a request is
+ *    served much later than issued, the warp is throttled (the LSU queue is finite).
+ *  - Blocks: the interpreter runs blocks a wave of resident slots at a time; this model keeps its
+ *    own slots (blocksPerSm per SM) and gives each new block the slot that frees earliest, on that
+ *    SM after the SM's block launcher (a cost per warp) is free. A block ends when its last warp's
+ *    clock does; its slot frees then. A block is known to be finished when the interpreter reuses
+ *    its warps for the next block (or at the end).
+ *  - Achieved occupancy = warp-resident cycles / (max warps × SM active cycles), per ncu.
+ *  - Duration = the last SM's (or memory system's) end + a fixed launch overhead.
+ * Cost per event: a Map lookup (warp → dense index), a few typed-array reads/writes and one or two
+ * calendar reservations.
+ */
+import type { Arch } from '../arch/types.js';
+import type { InstrClass, InstrMeta } from '../exec/compile.js';
+import type { AccessOutcome, ExecObserver } from '../exec/env.js';
+import type { Warp } from '../exec/warp.js';
+import type { KernelIR } from '../ir/types.js';
+import { Calendars } from './calendar.js';
+import { slotDeps, type SlotDeps } from './deps.js';
+
+/** stall reasons, in the order of the metric keys below */
+export const REASONS = [
+  'long_scoreboard',
+  'short_scoreboard',
+  'wait',
+  'barrier',
+  'not_selected',
+  'selected',
+  'mio_throttle',
+  'lg_throttle',
+  'math_pipe_throttle',
+  'branch_resolving',
+  'membar',
+  'drain',
+  'dispatch_stall',
+  'no_instruction',
+  'misc',
+  'sleeping',
+  'tex_throttle',
+  'imc_miss',
+  'gmma',
+] as const;
+const R_LONG = 0;
+const R_SHORT = 1;
+const R_WAIT = 2;
+const R_BAR = 3;
+const R_NOTSEL = 4;
+const R_SEL = 5;
+const R_MIO = 6;
+const R_LG = 7;
+const R_PIPE = 8;
+const R_BRANCH = 9;
+const R_MEMBAR = 10;
+const R_DRAIN = 11;
+
+export interface TimingLaunch {
+  grid: [number, number, number];
+  block: [number, number, number];
+  blocksPerSm: number;
+  kernel: KernelIR;
+  meta: readonly InstrMeta[];
+}
+
+export interface TimingModel {
+  observer: ExecObserver;
+  /** ncu metrics of the launch; `dramBytes`: all DRAM traffic of the launch (incl. write-backs), if known */
+  finish(traffic?: { dramBytes?: number }): Record<string, number>;
+}
+
+/** the numbers the model uses, from the arch data (defaults: hardware-rules.md §8, calibration notes in arch data) */
+export interface TimingParams {
+  clockHz: number;
+  smCount: number;
+  schedulers: number;
+  maxWarpsPerSm: number;
+  lat: Record<'alu' | 'fma' | 'fp64' | 'sfu' | 'special' | 'constant' | 'shared' | 'l1' | 'l2' | 'dram' | 'branch' | 'barrier', number>;
+  ctaLaunchPerWarp: number;
+  blockRetire: number;
+  lsuPerCycle: number;
+  l1SectorsPerCycle: number;
+  sharedWavefrontsPerCycle: number;
+  l2SectorsPerCycle: number;
+  dramBytesPerCycle: number;
+  dramPeakBytesPerCycle: number;
+  sfuPerCycle: number;
+  fp64PerCycle: number;
+  overheadCycles: number;
+  /** cycles a memory request may wait for service before its warp is throttled */
+  queueCycles: number;
+}
+
+export function timingParams(arch: Arch): TimingParams {
+  const L = arch.latency;
+  const T = arch.throughput;
+  const clk = arch.smClockHz;
+  const sectors = arch.sectorSize;
+  return {
+    clockHz: clk,
+    smCount: arch.smCount,
+    schedulers: arch.schedulersPerSm,
+    maxWarpsPerSm: arch.maxWarpsPerSm,
+    lat: {
+      alu: L.alu,
+      fma: L.fma,
+      fp64: L.fp64 ?? 8,
+      sfu: L.sfu,
+      special: L.special ?? 20,
+      constant: L.constant ?? 12,
+      shared: L.shared,
+      l1: L.l1Hit,
+      l2: L.l2Hit,
+      dram: L.dram,
+      branch: L.branch,
+      barrier: L.barrier,
+    },
+    ctaLaunchPerWarp: L.ctaLaunchPerWarp ?? 15.5,
+    blockRetire: L.blockRetire ?? 0,
+    lsuPerCycle: T.lsuInstPerCyclePerSm,
+    l1SectorsPerCycle: T.l1BytesPerCyclePerSm / sectors,
+    sharedWavefrontsPerCycle: T.sharedWavefrontsPerCyclePerSm ?? 1,
+    l2SectorsPerCycle: T.l2BytesPerCycle / sectors,
+    dramBytesPerCycle: (arch.dramBandwidth * (T.dramEfficiency ?? 0.81)) / clk,
+    dramPeakBytesPerCycle: arch.dramBandwidth / clk,
+    sfuPerCycle: (T.sfuLanesPerSm ?? 16) / arch.schedulersPerSm / arch.warpSize,
+    fp64PerCycle: T.fp64LanesPerSm / arch.schedulersPerSm / arch.warpSize,
+    overheadCycles: (arch.launchOverheadNs * clk) / 1e9,
+    queueCycles: 2 * L.dram,
+  };
+}
+
+// instruction kinds for the hot path
+const K_ALU = 0;
+const K_FMA = 1;
+const K_FP64 = 2;
+const K_SFU = 3;
+const K_SPECIAL = 4;
+const K_CONST = 5;
+const K_LDG = 6;
+const K_STG = 7;
+const K_LDS = 8;
+const K_STS = 9;
+const K_ATOM = 10;
+const K_ATOMS = 11;
+const K_BRANCH = 12;
+const K_EXIT = 13;
+const K_BAR_SYNC = 14;
+const K_BAR_ARV = 15;
+const K_WARP = 16;
+const K_MEMBAR = 17;
+const K_OTHER = 18;
+
+function kindOf(m: InstrMeta): number {
+  const cls: InstrClass = m.cls;
+  switch (cls) {
+    case 'alu':
+    case 'conv':
+      return K_ALU;
+    case 'fma':
+      return K_FMA;
+    case 'fp64':
+      return K_FP64;
+    case 'sfu':
+      return K_SFU;
+    case 'move':
+      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' ? K_CONST : K_ALU;
+    case 'ldg':
+      return K_LDG;
+    case 'stg':
+      return K_STG;
+    case 'lds':
+      return K_LDS;
+    case 'sts':
+      return K_STS;
+    case 'atom':
+      return K_ATOM;
+    case 'atoms':
+      return K_ATOMS;
+    case 'branch':
+      return K_BRANCH;
+    case 'exit':
+      return K_EXIT;
+    case 'bar':
+      return m.opcode === 'BAR.ARV' ? K_BAR_ARV : K_BAR_SYNC;
+    case 'warp':
+      return K_WARP;
+    case 'membar':
+      return K_MEMBAR;
+    default:
+      return K_OTHER;
+  }
+}
+
+/** a small binary min-heap of (time, slot) pairs; ties broken by slot for determinism */
+class SlotHeap {
+  private t: Float64Array;
+  private s: Int32Array;
+  private n = 0;
+  constructor(cap: number) {
+    this.t = new Float64Array(cap);
+    this.s = new Int32Array(cap);
+  }
+  private less(a: number, b: number): boolean {
+    const ta = this.t[a] as number;
+    const tb = this.t[b] as number;
+    return ta < tb || (ta === tb && (this.s[a] as number) < (this.s[b] as number));
+  }
+  private swap(a: number, b: number): void {
+    const t = this.t[a] as number;
+    this.t[a] = this.t[b] as number;
+    this.t[b] = t;
+    const s = this.s[a] as number;
+    this.s[a] = this.s[b] as number;
+    this.s[b] = s;
+  }
+  push(time: number, slot: number): void {
+    let i = this.n++;
+    this.t[i] = time;
+    this.s[i] = slot;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  /** pops the earliest; returns the slot, time in `lastTime` */
+  lastTime = 0;
+  pop(): number {
+    const slot = this.s[0] as number;
+    this.lastTime = this.t[0] as number;
+    this.n--;
+    if (this.n > 0) {
+      this.t[0] = this.t[this.n] as number;
+      this.s[0] = this.s[this.n] as number;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < this.n && this.less(l, m)) m = l;
+        if (r < this.n && this.less(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+    return slot;
+  }
+  get size(): number {
+    return this.n;
+  }
+}
+
+export function createTimingModel(arch: Arch, launch: TimingLaunch, params: TimingParams = timingParams(arch)): TimingModel {
+  const P = params;
+  const meta = launch.meta;
+  const nSlots = meta.length;
+  const [bx, by, bz] = launch.block;
+  const [gx, gy, gz] = launch.grid;
+  const warpsPerBlock = Math.ceil((bx * by * bz) / 32);
+  const totalBlocks = gx * gy * gz;
+  const smCount = P.smCount;
+  const S = P.schedulers;
+  const blocksPerSm = Math.max(1, launch.blocksPerSm);
+  const interpSlots = Math.max(1, Math.min(totalBlocks, smCount * blocksPerSm));
+  const maxWarps = interpSlots * warpsPerBlock;
+  const nRegs = Math.max(1, launch.kernel.regs.length);
+
+  // ---- static per-slot tables ----
+  const kind = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) kind[i] = kindOf(meta[i] as InstrMeta);
+  const deps: SlotDeps | null = slotDeps(launch.kernel, meta);
+  // without dependences: a load's result is taken to be needed by the warp's next instruction
+  const noDeps = deps === null;
+
+  // ---- per-warp state (dense index per Warp object) ----
+  const warpIndex = new Map<Warp, number>();
+  const wClock = new Float64Array(maxWarps);
+  const wStart = new Float64Array(maxWarps);
+  const wLast = new Float64Array(maxWarps);
+  const wLinear = new Int32Array(maxWarps).fill(-1);
+  const wRec = new Int32Array(maxWarps).fill(-1);
+  const wSm = new Int32Array(maxWarps);
+  const wSched = new Int32Array(maxWarps);
+  const wBarKey = new Int32Array(maxWarps).fill(-1);
+  const wBarGen = new Int32Array(maxWarps);
+  /** without dependences: time the warp's outstanding load completes, and its kind */
+  const wPend = new Float64Array(maxWarps);
+  const wPendKind = new Uint8Array(maxWarps);
+  /** when the warp's outstanding stores are acknowledged (EXIT waits for them: 'drain') */
+  const wDrain = new Float64Array(maxWarps);
+  const ready = new Float64Array(maxWarps * nRegs);
+  const readyKind = new Uint8Array(maxWarps * nRegs);
+
+  // ---- blocks (records pooled; a record is live from the block's first issue to its end) ----
+  const nRec = interpSlots + 2;
+  const bLinear = new Int32Array(nRec).fill(-1);
+  const bSlot = new Int32Array(nRec);
+  const bSm = new Int32Array(nRec);
+  const bStart = new Float64Array(nRec);
+  const bEnd = new Float64Array(nRec);
+  const bDone = new Uint8Array(nRec).fill(1);
+  const barOpen = new Float64Array(nRec * 16);
+  const barGen = new Int32Array(nRec * 16);
+  const barRel = new Float64Array(nRec * 16);
+  const freeRecs: number[] = [];
+  for (let r = nRec - 1; r >= 0; r--) freeRecs.push(r);
+  const liveByLinear = new Map<number, number>();
+
+  // ---- timing slots ----
+  const tSlots = smCount * blocksPerSm;
+  const heap = new SlotHeap(tSlots + 1);
+  for (let s = 0; s < tSlots; s++) heap.push(0, s);
+  const smLauncher = new Float64Array(smCount);
+  const smFirst = new Float64Array(smCount).fill(Infinity);
+  const smLastEnd = new Float64Array(smCount);
+  const smWarpCycles = new Float64Array(smCount);
+
+  // ---- calendars ----
+  const issueCal = new Calendars(smCount * S, 1);
+  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle);
+  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle);
+  const lsuCal = new Calendars(smCount, P.lsuPerCycle);
+  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle);
+  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle);
+  const l2Cal = new Calendars(1, P.l2SectorsPerCycle);
+  const dramCal = new Calendars(1, P.dramBytesPerCycle);
+
+  // ---- totals ----
+  const stall = new Float64Array(REASONS.length);
+  let issued = 0;
+  let memEnd = 0;
+  let l1Sectors = 0;
+  let sharedWavefronts = 0;
+  let l2Sectors = 0;
+  let dramBytesSeen = 0;
+  let lsuInstr = 0;
+
+  const lat = P.lat;
+  const halfL2 = lat.l2 / 2;
+  const halfDram = (lat.dram - lat.l2) / 2;
+  const queue = P.queueCycles;
+
+  const finalizeBlock = (rec: number): void => {
+    bDone[rec] = 1;
+    const end = bEnd[rec] as number;
+    const sm = bSm[rec] as number;
+    if (end > (smLastEnd[sm] as number)) smLastEnd[sm] = end;
+    heap.push(end + P.blockRetire, bSlot[rec] as number);
+    liveByLinear.delete(bLinear[rec] as number);
+    freeRecs.push(rec);
+  };
+
+  const startBlock = (linear: number): number => {
+    const rec = freeRecs.pop() as number;
+    const slot = heap.pop();
+    const free = heap.lastTime;
+    const sm = slot % smCount;
+    const launchAt = Math.max(free, smLauncher[sm] as number) + P.ctaLaunchPerWarp * warpsPerBlock;
+    smLauncher[sm] = launchAt;
+    bLinear[rec] = linear;
+    bSlot[rec] = slot;
+    bSm[rec] = sm;
+    bStart[rec] = launchAt;
+    bEnd[rec] = launchAt;
+    bDone[rec] = 0;
+    barOpen.fill(0, rec * 16, rec * 16 + 16);
+    barGen.fill(0, rec * 16, rec * 16 + 16);
+    if (launchAt < (smFirst[sm] as number)) smFirst[sm] = launchAt - P.ctaLaunchPerWarp * warpsPerBlock;
+    liveByLinear.set(linear, rec);
+    return rec;
+  };
+
+  /** the Warp object now runs block `linear`: close its previous life, open the new one */
+  const switchBlock = (wi: number, w: Warp): void => {
+    const old = wRec[wi] as number;
+    if (old >= 0) {
+      {
+        const s = wSm[wi] as number;
+        smWarpCycles[s] = (smWarpCycles[s] as number) + (wClock[wi] as number) - (wStart[wi] as number);
+      }
+      if (bDone[old] === 0 && bLinear[old] === wLinear[wi]) finalizeBlock(old);
+    }
+    const linear = w.blockLinear;
+    let rec = liveByLinear.get(linear);
+    if (rec === undefined) rec = startBlock(linear);
+    wRec[wi] = rec;
+    wLinear[wi] = linear;
+    const sm = bSm[rec] as number;
+    wSm[wi] = sm;
+    wSched[wi] = sm * S + (w.warpInBlock % S);
+    const t = bStart[rec] as number;
+    wClock[wi] = t;
+    wStart[wi] = t;
+    wLast[wi] = t;
+    wBarKey[wi] = -1;
+    wPend[wi] = 0;
+    wDrain[wi] = 0;
+    ready.fill(0, wi * nRegs, wi * nRegs + nRegs);
+  };
+
+  let lastW: Warp | null = null;
+  let lastWi = 0;
+  const idOf = (w: Warp): number => {
+    if (w === lastW) return lastWi;
+    let wi = warpIndex.get(w);
+    if (wi === undefined) {
+      wi = warpIndex.size;
+      warpIndex.set(w, wi);
+    }
+    lastW = w;
+    lastWi = wi;
+    return wi;
+  };
+
+  const issue = (w: Warp, pc: number): void => {
+    const wi = idOf(w);
+    if ((wLinear[wi] as number) !== w.blockLinear || (wRec[wi] as number) < 0) switchBlock(wi, w);
+    let t = wClock[wi] as number;
+    // out of a barrier: the release is the last arrival (the first warp to resume closes the generation)
+    const bk = wBarKey[wi] as number;
+    if (bk >= 0) {
+      if ((barGen[bk] as number) === (wBarGen[wi] as number)) {
+        barRel[bk] = (barOpen[bk] as number) + lat.barrier;
+        barGen[bk] = (barGen[bk] as number) + 1;
+        barOpen[bk] = 0;
+      }
+      const rel = barRel[bk] as number;
+      if (rel > t) {
+        stall[R_BAR] = (stall[R_BAR] as number) + rel - t;
+        t = rel;
+      }
+      wBarKey[wi] = -1;
+    }
+    // scoreboard
+    const base = wi * nRegs;
+    let why = -1;
+    let tr = t;
+    if (noDeps) {
+      const p = wPend[wi] as number;
+      if (p > tr) {
+        tr = p;
+        why = wPendKind[wi] as number;
+      }
+      wPend[wi] = 0;
+    } else {
+      const rd = (deps as SlotDeps).reads[pc] as Int32Array;
+      for (let k = 0; k < rd.length; k++) {
+        const r = base + (rd[k] as number);
+        const rt = ready[r] as number;
+        if (rt > tr) {
+          tr = rt;
+          why = readyKind[r] as number;
+        }
+      }
+    }
+    if (why >= 0) {
+      stall[why] = (stall[why] as number) + tr - t;
+      t = tr;
+    }
+    // issue slot on the warp's scheduler
+    const sched = wSched[wi] as number;
+    let ti = issueCal.reserve(sched, t, 1);
+    if (ti > t) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - t;
+    const k = kind[pc] as number;
+    let resLat = lat.alu;
+    let resKind = R_WAIT;
+    switch (k) {
+      case K_FMA:
+        resLat = lat.fma;
+        break;
+      case K_FP64: {
+        const tp = fp64Cal.reserve(sched, ti, 1);
+        if (tp > ti + 1) {
+          stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
+          ti = tp - 1;
+        }
+        resLat = lat.fp64;
+        break;
+      }
+      case K_SFU: {
+        const tp = sfuCal.reserve(sched, ti, 1);
+        if (tp > ti + 1) {
+          stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
+          ti = tp - 1;
+        }
+        resLat = lat.sfu;
+        resKind = R_SHORT;
+        break;
+      }
+      case K_SPECIAL:
+        resLat = lat.special;
+        resKind = R_SHORT;
+        break;
+      case K_CONST:
+        resLat = lat.constant;
+        resKind = R_SHORT;
+        break;
+      case K_LDG:
+      case K_STG:
+      case K_ATOM:
+      case K_LDS:
+      case K_STS:
+      case K_ATOMS: {
+        const sm = wSm[wi] as number;
+        const tl = lsuCal.reserve(sm, ti, 1);
+        lsuInstr++;
+        if (tl > ti + 1) {
+          const r = k === K_LDS || k === K_STS || k === K_ATOMS ? R_MIO : R_LG;
+          stall[r] = (stall[r] as number) + tl - ti - 1;
+          ti = tl - 1;
+        }
+        // the result time is set by memory(); until then a conservative placeholder
+        resLat = k === K_LDS || k === K_ATOMS ? lat.shared : lat.dram;
+        resKind = k === K_LDS || k === K_ATOMS ? R_SHORT : R_LONG;
+        if (k === K_ATOM) resLat = lat.l2;
+        break;
+      }
+      case K_WARP:
+        resLat = lat.shared;
+        resKind = R_SHORT;
+        break;
+      case K_BAR_SYNC:
+      case K_BAR_ARV: {
+        const id = deps ? ((deps.barrierId[pc] as number) & 15) : 0;
+        const key = (wRec[wi] as number) * 16 + id;
+        if (ti > (barOpen[key] as number)) barOpen[key] = ti;
+        if (k === K_BAR_SYNC) {
+          wBarKey[wi] = key;
+          wBarGen[wi] = barGen[key] as number;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    stall[R_SEL] = (stall[R_SEL] as number) + 1;
+    issued++;
+    let next = ti + 1;
+    if (k === K_BRANCH && lat.branch > 1) {
+      stall[R_BRANCH] = (stall[R_BRANCH] as number) + lat.branch - 1;
+      next = ti + lat.branch;
+    } else if (k === K_EXIT) {
+      const d = wDrain[wi] as number;
+      if (d > next) {
+        stall[R_DRAIN] = (stall[R_DRAIN] as number) + d - next;
+        next = d;
+      }
+    } else if (k === K_MEMBAR) {
+      stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
+      next = ti + 1 + lat.l2;
+    }
+    if (noDeps) {
+      if (resKind !== R_WAIT || resLat > 1) {
+        wPend[wi] = ti + resLat;
+        wPendKind[wi] = resKind;
+      }
+    } else {
+      const wr = (deps as SlotDeps).writes[pc] as Int32Array;
+      for (let j = 0; j < wr.length; j++) {
+        const r = base + (wr[j] as number);
+        ready[r] = ti + resLat;
+        readyKind[r] = resKind;
+      }
+    }
+    wClock[wi] = next;
+    wLast[wi] = ti;
+    const rec = wRec[wi] as number;
+    if (next > (bEnd[rec] as number)) bEnd[rec] = next;
+  };
+
+  const setResult = (wi: number, pc: number, done: number, why: number): void => {
+    if (noDeps) {
+      wPend[wi] = done;
+      wPendKind[wi] = why;
+      return;
+    }
+    const wr = (deps as SlotDeps).writes[pc] as Int32Array;
+    const base = wi * nRegs;
+    for (let j = 0; j < wr.length; j++) {
+      ready[base + (wr[j] as number)] = done;
+      readyKind[base + (wr[j] as number)] = why;
+    }
+  };
+
+  /** the warp's issue is held back when its request waits too long in the memory queues */
+  const throttle = (wi: number, served: number, t: number, why: number): void => {
+    const over = served - t - queue;
+    if (over > 0) {
+      stall[why] = (stall[why] as number) + over;
+      wClock[wi] = (wClock[wi] as number) + over;
+      const rec = wRec[wi] as number;
+      if ((wClock[wi] as number) > (bEnd[rec] as number)) bEnd[rec] = wClock[wi] as number;
+    }
+  };
+
+  const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number): void => {
+    const wi = idOf(w);
+    const t = wLast[wi] as number;
+    const sm = wSm[wi] as number;
+    const k = kind[pc] as number;
+    if (k === K_LDS || k === K_STS || k === K_ATOMS) {
+      sharedWavefronts += n;
+      const ts = shCal.reserve(sm, t, n);
+      if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
+      // the MIO queue holds a few instructions' wavefronts
+      const over = ts - t - 32;
+      if (over > 0) {
+        stall[R_MIO] = (stall[R_MIO] as number) + over;
+        wClock[wi] = (wClock[wi] as number) + over;
+        const rec = wRec[wi] as number;
+        if ((wClock[wi] as number) > (bEnd[rec] as number)) bEnd[rec] = wClock[wi] as number;
+      }
+      return;
+    }
+    // global / local
+    const level = outcome ? outcome.level : 2;
+    const l1Hit = outcome ? outcome.l1HitSectors : 0;
+    const dramSec = outcome ? outcome.dramSectors : n;
+    l1Sectors += n;
+    const t1 = l1Cal.reserve(sm, t, n);
+    let done = t1 + lat.l1;
+    let lastL2 = t1;
+    if (level >= 1) {
+      const toL2 = k === K_LDG ? n - l1Hit : n;
+      l2Sectors += toL2;
+      const t2 = l2Cal.reserve(0, t1 + halfL2, toL2);
+      lastL2 = t2;
+      done = Math.max(done, t2 + halfL2);
+      if (level === 2 && dramSec > 0) {
+        dramBytesSeen += dramSec * 32;
+        const td = dramCal.reserve(0, t2 + halfDram, dramSec * 32);
+        done = Math.max(done, td + halfDram + halfL2);
+      }
+    }
+    if (k === K_LDG || k === K_ATOM) {
+      setResult(wi, pc, done, R_LONG);
+      throttle(wi, done - lat.dram, t, R_LG);
+    } else {
+      // a store is acknowledged once the L2 has taken it; the data's way to DRAM is the L2's business
+      const ack = level >= 1 ? lastL2 + halfL2 : done;
+      if (ack > (wDrain[wi] as number)) wDrain[wi] = ack;
+      if (done > memEnd) memEnd = done;
+      throttle(wi, done - lat.dram, t, R_LG);
+    }
+  };
+
+  const finish = (traffic?: { dramBytes?: number }): Record<string, number> => {
+    // close the live blocks and warps
+    for (const [w, wi] of warpIndex) {
+      void w;
+      const rec = wRec[wi] as number;
+      if (rec < 0) continue;
+      {
+        const s = wSm[wi] as number;
+        smWarpCycles[s] = (smWarpCycles[s] as number) + (wClock[wi] as number) - (wStart[wi] as number);
+      }
+      if (bDone[rec] === 0 && bLinear[rec] === wLinear[wi]) finalizeBlock(rec);
+      wRec[wi] = -1;
+    }
+    let smEnd = 0;
+    let activeSum = 0;
+    let activeSms = 0;
+    for (let s = 0; s < smCount; s++) {
+      const first = smFirst[s] as number;
+      if (!Number.isFinite(first)) continue;
+      const a = (smLastEnd[s] as number) - first;
+      activeSum += a;
+      activeSms++;
+      if ((smLastEnd[s] as number) > smEnd) smEnd = smLastEnd[s] as number;
+    }
+    const dramTotal = traffic?.dramBytes ?? dramBytesSeen;
+    // write-backs the calendar did not see still take DRAM time
+    const dramBound = dramTotal / P.dramBytesPerCycle;
+    const end = Math.max(smEnd, memEnd, dramBound);
+    const elapsed = end + P.overheadCycles;
+    const warpCycles = smWarpCycles.reduce((a, b) => a + b, 0);
+    const m: Record<string, number> = {};
+    const ns = (elapsed / P.clockHz) * 1e9;
+    m['gpu__time_duration.sum'] = ns;
+    m['gpc__cycles_elapsed.max'] = elapsed;
+    m['gpc__cycles_elapsed.avg.per_second'] = P.clockHz;
+    m['sm__cycles_elapsed.avg'] = elapsed;
+    m['sm__cycles_elapsed.sum'] = elapsed * smCount;
+    m['smsp__cycles_elapsed.sum'] = elapsed * smCount * S;
+    m['sm__cycles_active.avg'] = activeSum / smCount;
+    m['sm__cycles_active.sum'] = activeSum;
+    m['smsp__cycles_active.avg'] = activeSum / smCount;
+    m['smsp__cycles_active.sum'] = activeSum * S;
+    m['sm__warps_active.sum'] = warpCycles;
+    m['smsp__warps_active.sum'] = warpCycles;
+    const perCycle = activeSum > 0 ? warpCycles / activeSum : 0;
+    m['sm__warps_active.avg.per_cycle_active'] = perCycle;
+    m['sm__warps_active.avg.pct_of_peak_sustained_active'] = (100 * perCycle) / P.maxWarpsPerSm;
+    m['smsp__warps_active.avg.per_cycle_active'] = perCycle / S;
+    const smspActive = activeSum * S;
+    const eligible = issued + (stall[R_NOTSEL] as number);
+    m['smsp__warps_eligible.sum'] = eligible;
+    m['smsp__warps_eligible.avg.per_cycle_active'] = smspActive > 0 ? eligible / smspActive : 0;
+    m['smsp__inst_issued.sum'] = issued;
+    m['smsp__issue_active.sum'] = issued;
+    const ia = smspActive > 0 ? issued / smspActive : 0;
+    m['smsp__issue_active.avg.per_cycle_active'] = ia;
+    m['smsp__issue_active.avg.pct_of_peak_sustained_active'] = 100 * ia;
+    m['smsp__issue_inst0.avg.pct_of_peak_sustained_active'] = 100 * (1 - ia);
+    m['sm__inst_executed.avg.per_cycle_active'] = activeSum > 0 ? issued / activeSum : 0;
+    m['sm__inst_issued.avg.per_cycle_active'] = activeSum > 0 ? issued / activeSum : 0;
+    m['smsp__average_warp_latency_per_inst_issued.ratio'] = issued > 0 ? warpCycles / issued : 0;
+    m['smsp__average_warps_active_per_inst_executed.ratio'] = issued > 0 ? warpCycles / issued : 0;
+    for (let r = 0; r < REASONS.length; r++) {
+      const key = REASONS[r] as string;
+      m[`smsp__warps_issue_stalled_${key}.sum`] = stall[r] as number;
+      m[`smsp__average_warps_issue_stalled_${key}_per_issue_active.ratio`] = issued > 0 ? (stall[r] as number) / issued : 0;
+    }
+    // Speed of Light: each unit's work over its peak in the elapsed (or active) cycles
+    const pct = (work: number, capacity: number): number => (capacity > 0 ? Math.min(100, (100 * work) / capacity) : 0);
+    const smElapsed = elapsed * smCount;
+    const issuePct = pct(issued, smElapsed * S);
+    const lsuPct = pct(lsuInstr, smElapsed * P.lsuPerCycle);
+    const l1Work = l1Sectors / P.l1SectorsPerCycle + sharedWavefronts / P.sharedWavefrontsPerCycle;
+    const l1PctActive = pct(l1Work, activeSum);
+    const l1PctElapsed = pct(l1Work, smElapsed);
+    const l2Pct = pct(l2Sectors, elapsed * P.l2SectorsPerCycle);
+    const dramPct = pct(dramTotal, elapsed * P.dramPeakBytesPerCycle);
+    m['sm__throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(issuePct, lsuPct);
+    m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
+    m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;
+    m['l1tex__throughput.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
+    m['lts__throughput.avg.pct_of_peak_sustained_elapsed'] = l2Pct;
+    m['dram__throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
+    m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
+    m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(dramPct, l2Pct, l1PctElapsed);
+    m['dram__bytes.sum.per_second'] = ns > 0 ? (dramTotal * 1e9) / ns : 0;
+    m['sm__active_sms'] = activeSms;
+    return m;
+  };
+
+  return { observer: { issue, memory }, finish };
+}

@@ -1,0 +1,185 @@
+/**
+ * The interpreter computes real results under divergence, loops, break, early return, partial warps,
+ * 64-bit and float arithmetic — and counts branches and threads as ncu does.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { defineKernel, f32, i32, ptr, u32, u64 } from '../../src/api.js';
+import { profileDefinitions } from '../../src/profile.js';
+
+const FILE = fileURLToPath(import.meta.url);
+const run = (def: Parameters<typeof profileDefinitions>[0][number], params: Record<string, string> = {}) => {
+  const r = profileDefinitions([def], { file: FILE, params });
+  const k = r.kernels[0];
+  if (!k) throw new Error('no kernel');
+  return k;
+};
+const metric = (k: { metrics: Record<string, number | string> }, id: string) => Number(k.metrics[id]);
+
+describe('divergent if/else', () => {
+  const kernel = defineKernel({
+    name: 'odd_even',
+    params: { out: ptr('global', i32) },
+    launch: { grid: 4, block: 64 },
+    setup: (h) => ({ out: h.alloc(i32, 256, 'out') }),
+    check: (h, { out }) => {
+      for (let t = 0; t < 256; t++) {
+        const want = t % 2 ? t * 3 : -t;
+        if (h.readNumber(out, i32, t) !== want) return `out[${t}] = ${h.readNumber(out, i32, t)}, expected ${want}`;
+      }
+      return null;
+    },
+    body: (k, { out }) => {
+      const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
+      const v = k.let(i32, 0);
+      k.if(t.and(1).eq(1), () => v.set(t.mul(3)), () => v.set(t.neg()));
+      out.at(t).store(v);
+    },
+  });
+  it('computes both sides and reconverges', () => {
+    const k = run(kernel);
+    expect(k.check).toEqual({ passed: true });
+    // one divergent BRA per warp (8 warps), plus the BRA over the else, as nvcc emits
+    expect(metric(k, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(8);
+    expect(metric(k, 'smsp__sass_branch_targets.sum')).toBe(16);
+    expect(metric(k, 'smsp__sass_average_branch_targets_threads_uniform.pct')).toBeCloseTo(50, 6);
+  });
+});
+
+describe('loops', () => {
+  // micro.cu's div_loop_lane_trip: trip count 2 * (lane + 1)
+  const kernel = defineKernel({
+    name: 'lane_trip',
+    params: { out: ptr('global', u32) },
+    launch: { grid: 2, block: 64 },
+    setup: (h) => ({ out: h.alloc(u32, 128, 'out') }),
+    check: (h, { out }) => {
+      for (let t = 0; t < 128; t++) if (h.readNumber(out, u32, t) !== 2 * ((t % 32) + 1)) return `out[${t}] wrong`;
+      return null;
+    },
+    body: (k, { out }) => {
+      const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      const trips = k.laneId.add(1).mul(2);
+      const n = k.let(u32, 0);
+      k.for(0, trips, 1, () => n.set(n.add(1)));
+      out.at(t).store(n);
+    },
+  });
+  it('runs lane-dependent trip counts and counts divergent back-edges', () => {
+    const k = run(kernel);
+    expect(k.check).toEqual({ passed: true });
+    // per warp: a guard branch + 64 back-edges; 31 of the back-edges split the warp (trips 2..62)
+    expect(metric(k, 'smsp__sass_branch_targets.sum')).toBe(4 * 65);
+    expect(metric(k, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(4 * 31);
+  });
+
+  const breaking = defineKernel({
+    name: 'break_early',
+    params: { out: ptr('global', u32) },
+    launch: { grid: 1, block: 32 },
+    setup: (h) => ({ out: h.alloc(u32, 32, 'out') }),
+    check: (h, { out }) => {
+      for (let t = 0; t < 32; t++) if (h.readNumber(out, u32, t) !== Math.min(t, 20)) return `out[${t}] = ${h.readNumber(out, u32, t)}`;
+      return null;
+    },
+    body: (k, { out }) => {
+      const t = k.threadIdx.x;
+      const n = k.let(u32, 0);
+      k.while(() => n.lt(20), () => {
+        k.if(n.eq(t), () => k.break());
+        n.set(n.add(1));
+      });
+      out.at(t).store(n);
+    },
+  });
+  it('break leaves only the breaking lanes', () => {
+    expect(run(breaking).check).toEqual({ passed: true });
+  });
+});
+
+describe('early return and partial warps', () => {
+  const kernel = defineKernel({
+    name: 'guarded',
+    params: { out: ptr('global', f32), n: u32 },
+    defaults: { n: 40 },
+    launch: { grid: 1, block: 48 },
+    setup: (h) => ({ out: h.alloc(f32, 48, 'out', () => -1) }),
+    check: (h, { out, n }) => {
+      for (let t = 0; t < 48; t++) {
+        const want = t < n ? Math.fround(t * 0.5 + 1) : -1;
+        if (h.readNumber(out, f32, t) !== want) return `out[${t}] = ${h.readNumber(out, f32, t)}, expected ${want}`;
+      }
+      return null;
+    },
+    body: (k, { out, n }) => {
+      const t = k.threadIdx.x;
+      k.if(t.ge(n), () => k.return());
+      out.at(t).store(t.cast(f32).fma(0.5, 1));
+    },
+  });
+  it('exits lanes with a predicated EXIT and honours --param', () => {
+    const k = run(kernel);
+    expect(k.check).toEqual({ passed: true });
+    expect(metric(k, 'smsp__sass_branch_targets.sum')).toBe(0);
+    // 48 threads = a full warp and a 16-lane warp
+    expect(metric(k, 'smsp__warps_launched.sum')).toBe(2);
+    expect(metric(k, 'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum')).toBe(2);
+    expect(run(kernel, { n: '10' }).check).toEqual({ passed: true });
+  });
+});
+
+describe('64-bit and conversions', () => {
+  const kernel = defineKernel({
+    name: 'hash64',
+    params: { out: ptr('global', u64), out32: ptr('global', u32) },
+    launch: { grid: 1, block: 32 },
+    setup: (h) => ({ out: h.alloc(u64, 32, 'out'), out32: h.alloc(u32, 32, 'out32') }),
+    check: (h, { out, out32 }) => {
+      for (let i = 0; i < 32; i++) {
+        const want = BigInt.asUintN(64, (BigInt(i + 4_000_000) * 2654435761n) | 1n);
+        const got = BigInt.asUintN(64, BigInt(h.read(out, u64, i)));
+        if (got !== want) return `out[${i}] = ${got}, expected ${want}`;
+        if (h.readNumber(out32, u32, i) !== Number(want & 0xffffffffn)) return `out32[${i}] wrong`;
+      }
+      return null;
+    },
+    body: (k, { out, out32 }) => {
+      const i = k.threadIdx.x;
+      const v = i.add(4_000_000).cast(u64).mul(2654435761n).or(1n);
+      out.at(i).store(v);
+      out32.at(i).store(v.cast(u32));
+    },
+  });
+  it('matches BigInt arithmetic', () => {
+    expect(run(kernel).check).toEqual({ passed: true });
+  });
+});
+
+describe('counting', () => {
+  it('counts one request per warp instruction and the distinct sectors', () => {
+    const kernel = defineKernel({
+      name: 'strided',
+      params: { in: ptr('global', u32), out: ptr('global', u32) },
+      launch: { grid: 2, block: 128 },
+      setup: (h) => ({ in: h.alloc(u32, 256 * 3, 'in', (i) => i), out: h.alloc(u32, 256, 'out') }),
+      check: (h, { out }) => {
+        for (let i = 0; i < 256; i++) if (h.readNumber(out, u32, i) !== 3 * i) return `out[${i}]`;
+        return null;
+      },
+      body: (k, { in: src, out }) => {
+        const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+        out.at(i).store(src.at(i.mul(3)).get());
+      },
+    });
+    const k = run(kernel);
+    expect(k.check).toEqual({ passed: true });
+    expect(metric(k, 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum')).toBe(8);
+    // stride 3 words: a warp spans 96 words = 12 sectors
+    expect(metric(k, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum')).toBe(8 * 12);
+    expect(metric(k, 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum')).toBe(8 * 4);
+    const ld = k.instructions.find((x) => x.opcode === 'LDG.E');
+    expect(ld?.metrics.memory_l2_theoretical_sectors_global).toBe(96);
+    expect(ld?.metrics.memory_l2_theoretical_sectors_global_ideal).toBe(32);
+    expect(ld?.line).toBeGreaterThan(0);
+  });
+});
