@@ -11,14 +11,14 @@
  *   body is predicated.
  * The H200 executed 18.0 M vs 54.5 M warp instructions (52.9 vs 78.4 µs).
  */
-import { defineKernel, ptr, u32 } from '../src/api.js';
+import { type DevicePtr, type Host, defineKernel, ptr, u32 } from '../src/api.js';
 import { patternBuffer } from './lib/groundtruth.js';
 
 const N = 1 << 24;
 const BLOCK = 256;
 
 /** micro.cu checks every block; this checks the first 64 (a reduced --grid still checks) */
-function checkSums(h: import('../src/api.js').Host, src: import('../src/api.js').DevicePtr, out: import('../src/api.js').DevicePtr): string | null {
+function checkSums(h: Host, src: DevicePtr, out: DevicePtr): string | null {
   for (let blk = 0; blk < 64; blk++) {
     let want = 0;
     for (let t = 0; t < BLOCK; t++) want = (want + h.readNumber(src, u32, blk * BLOCK + t)) >>> 0;
@@ -32,7 +32,7 @@ const common = {
   params: { in: ptr('global', u32), out: ptr('global', u32) },
   launch: { grid: N / BLOCK, block: BLOCK },
   registers: 16,
-  setup: (h: import('../src/api.js').Host) => ({
+  setup: (h: Host) => ({
     // micro.cu's B.big (u32 pattern, seed 0x1234567) and B.out (seed 0x89abcde)
     in: patternBuffer(h, N * 4, 0x1234567, 'big'),
     out: patternBuffer(h, (N / BLOCK) * 4, 0x89abcde, 'out'),

@@ -12,7 +12,7 @@
  *
  * CudaDMA numbers its objects from 1 because `__syncthreads()` is barrier 0 (seed 004).
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, ptr, vec } from '../src/api.js';
+import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, ptr, vec } from '../src/api.js';
 import { fillF32 } from './divergence.js';
 
 const WS_TILE = 4096; // floats = 16 KB
@@ -23,24 +23,27 @@ const f4 = vec(f32, 4);
 
 /** acc = Σ_q v.x*1.5 + v.y + v.z*0.5 + v.w over t4[q*128 + ct], q < 8 (unrolled) */
 function wsCompute(k: KernelBuilder, t4: PtrVal, ct: Val): Val {
-  let acc: Val = k.f32(0);
+  const p = t4.add(ct);
+  let acc: Val | null = null;
   for (let q = 0; q < 8; q++) {
-    const v = t4.at(ct.add(q * 128)).load();
+    const v = p.at(q * 128).load();
     if (!('parts' in v)) throw new Error('float4 expected');
-    acc = acc.add(v.x.fma(1.5, v.y).add(v.z.mul(0.5)).add(v.w));
+    // nvcc contracts v.x*1.5f + v.y + v.z*0.5f into two FFMAs
+    const term = v.z.fma(0.5, v.x.fma(1.5, v.y)).add(v.w);
+    acc = acc === null ? term : acc.add(term);
   }
-  return acc;
+  return acc ?? k.f32(0);
 }
 
 const common = {
   params: { in: ptr('global', f4), out: ptr('global', f32) },
   launch: { grid: TILES / WS_TPB, block: 256 },
-  setup: (h: import('../src/api.js').Host) => ({
-    in: h.alloc(f32, F_ELEMS, 'fin', (i) => fillF32(i, 1, 0.01, 17)) as import('../src/api.js').DevicePtr,
+  setup: (h: Host) => ({
+    in: h.alloc(f32, F_ELEMS, 'fin', (i) => fillF32(i, 1, 0.01, 17)) as DevicePtr,
     out: h.alloc(f32, F_ELEMS, 'fout2'),
   }),
   // micro.cu checks every tile; this checks the tiles of the first 8 blocks (a reduced --grid still checks)
-  check: (h: import('../src/api.js').Host, { in: src, out }: { in: import('../src/api.js').DevicePtr; out: import('../src/api.js').DevicePtr }) => {
+  check: (h: Host, { in: src, out }: { in: DevicePtr; out: DevicePtr }) => {
     for (let tile = 0; tile < 8 * WS_TPB; tile++)
       for (let ct = 0; ct < 128; ct++) {
         let acc = 0;
@@ -65,7 +68,7 @@ export const wsCudaDmaNamedBar = defineKernel({
     const buf = k.shared(f4, [2, WS_TILE / 4]);
     const tid = k.threadIdx.x.cast(i32);
     const tile0 = k.blockIdx.x.cast(i32).mul(WS_TPB);
-    const bufAt = (b: number): PtrVal => buf.at(b, 0).addr;
+    const bufAt = (b: number): PtrVal => buf.base.add(b * (WS_TILE / 4));
     // compute warps (laid out first in the SASS; they leave through the EXIT in their loop)
     k.if(tid.ge(128), () => {
       const ct = tid.sub(128);
@@ -91,8 +94,9 @@ export const wsCudaDmaNamedBar = defineKernel({
     for (let t = 0; t < WS_TPB; t++) {
       const b = t & 1;
       k.barSync(3 + b, 256); // wait: buffer b empty
-      const from = src.add(tile0.add(t).mul(WS_TILE / 4));
-      for (let q = 0; q < 8; q++) bufAt(b).at(tid.add(q * 128)).store(from.at(tid.add(q * 128)).load());
+      const from = src.add(tile0.add(t).mul(WS_TILE / 4).add(tid));
+      const to = bufAt(b).add(tid);
+      for (let q = 0; q < 8; q++) to.at(q * 128).store(from.at(q * 128).load());
       k.barArrive(1 + b, 256); // signal: buffer b full
     }
   },
@@ -108,8 +112,9 @@ export const wsBaselineSyncthreads = defineKernel({
     const tid = k.threadIdx.x.cast(i32);
     const tile0 = k.blockIdx.x.cast(i32).mul(WS_TPB);
     for (let t = 0; t < WS_TPB; t++) {
-      const from = src.add(tile0.add(t).mul(WS_TILE / 4));
-      for (let q = 0; q < 4; q++) buf.at(tid.add(q * 256)).store(from.at(tid.add(q * 256)).load());
+      const from = src.add(tile0.add(t).mul(WS_TILE / 4).add(tid));
+      const to = buf.base.add(tid);
+      for (let q = 0; q < 4; q++) to.at(q * 256).store(from.at(q * 256).load());
       k.syncthreads();
       k.if(tid.lt(128), () => out.at(tile0.add(t).mul(128).add(tid)).store(wsCompute(k, buf.base, tid)));
       k.syncthreads();

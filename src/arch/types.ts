@@ -90,6 +90,8 @@ export interface Arch {
     sharedWavefrontsPerCyclePerSm: number;
     /** fraction of the peak DRAM bandwidth a streaming kernel sustains (default 0.81 = 3.9 of 4.8 TB/s) */
     dramEfficiency: number;
+    /** DRAM time of a byte written during a kernel relative to a byte read (timing model) */
+    dramWriteCost: number;
   };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;

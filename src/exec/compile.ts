@@ -28,6 +28,8 @@ export interface InstrMeta {
   counted: boolean;
   /** bytes per thread for memory instructions */
   bytes: number;
+  /** the IR instruction this slot was lowered from (branches: their if/loop), for the timing model's register dependences */
+  instr?: Instr;
 }
 
 export interface Program {
@@ -263,7 +265,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);
-    return { opcode: opcode ?? k.opcode, cls: cls ?? k.cls, line: i.loc.line, file: i.loc.file, counted, bytes: k.bytes };
+    return { opcode: opcode ?? k.opcode, cls: cls ?? k.cls, line: i.loc.line, file: i.loc.file, counted, bytes: k.bytes, instr: i };
   };
   const pseudo = (i: Instr): InstrMeta => ({ opcode: 'SYNC', cls: 'pseudo', line: i.loc.line, file: i.loc.file, counted: false, bytes: 0 });
   // BSYNC: each group of threads that reaches the reconvergence point on its own executes it once
@@ -280,16 +282,23 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 
   const lower = (list: Instr[]): void => {
     let prev: Instr | null = null;
+    let prevAt = -1;
+    const uncount = (at: number): void => {
+      const m = slots[at]?.meta;
+      if (m) m.counted = false;
+    };
     for (const i of list) {
       const at = slots.length;
       lowerOne(i);
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
-      if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) {
-        const m = slots[at]?.meta;
-        if (m) m.counted = false;
-      }
+      if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
+      // `p.at(3)` then a load/store through it: SASS folds a constant offset into the address
+      // (`LDS R0, [R2+0x800]`), so that lea is no instruction either
+      if ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && 'reg' in i.addr && prev?.op === 'lea' && 'imm' in prev.index && prev.dst === i.addr.reg)
+        uncount(prevAt);
       prev = i;
+      prevAt = at;
     }
   };
 
@@ -302,12 +311,21 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     }
     switch (i.op) {
       case 'param': {
-        const name = i.name;
+        // arguments are known before compilation: the value is a constant of this closure
+        const v = env.args[i.name] ?? 0;
         const dst = i.dst;
-        emit((w: Warp) => {
-          const v = env.args[name];
-          (w.regs[dst] as RegArray).fill((v ?? 0) as never);
-        }, meta(i));
+        emit(
+          typeof v === 'bigint'
+            ? (w: Warp) => {
+                const r = w.regs[dst] as BigInt64Array;
+                for (let l = 0; l < 32; l++) r[l] = v;
+              }
+            : (w: Warp) => {
+                const r = w.regs[dst] as Float64Array | Int32Array | Float32Array;
+                for (let l = 0; l < 32; l++) r[l] = v;
+              },
+          meta(i),
+        );
         return;
       }
       case 'special':
@@ -476,7 +494,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
   const [bx, by, bz] = env.block;
   const [gx, gy, gz] = env.grid;
-  const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => (w.regs[dst] as Int32Array).fill(f(w));
+  const constant = (v: number): Exec => (w: Warp) => {
+    const r = w.regs[dst] as Int32Array;
+    for (let l = 0; l < 32; l++) r[l] = v;
+  };
+  const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => {
+    const r = w.regs[dst] as Int32Array;
+    const v = f(w);
+    for (let l = 0; l < 32; l++) r[l] = v;
+  };
   switch (sreg) {
     case 'tid.x':
       return (w: Warp) => {
@@ -501,15 +527,30 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
         const r = w.regs[dst] as Int32Array;
         for (let l = 0; l < 32; l++) r[l] = l;
       };
-    case 'ntid.x': return uniform(() => bx);
-    case 'ntid.y': return uniform(() => by);
-    case 'ntid.z': return uniform(() => bz);
-    case 'ctaid.x': return uniform((w) => w.ctaX);
-    case 'ctaid.y': return uniform((w) => w.ctaY);
-    case 'ctaid.z': return uniform((w) => w.ctaZ);
-    case 'nctaid.x': return uniform(() => gx);
-    case 'nctaid.y': return uniform(() => gy);
-    case 'nctaid.z': return uniform(() => gz);
+    case 'ntid.x': return constant(bx);
+    case 'ntid.y': return constant(by);
+    case 'ntid.z': return constant(bz);
+    case 'ctaid.x':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const v = w.ctaX;
+        for (let l = 0; l < 32; l++) r[l] = v;
+      };
+    case 'ctaid.y':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const v = w.ctaY;
+        for (let l = 0; l < 32; l++) r[l] = v;
+      };
+    case 'ctaid.z':
+      return (w: Warp) => {
+        const r = w.regs[dst] as Int32Array;
+        const v = w.ctaZ;
+        for (let l = 0; l < 32; l++) r[l] = v;
+      };
+    case 'nctaid.x': return constant(gx);
+    case 'nctaid.y': return constant(gy);
+    case 'nctaid.z': return constant(gz);
     case 'warpid': return uniform((w) => w.warpInBlock);
     case 'dynsmem': return (w: Warp) => (w.regs[dst] as Float64Array).fill(env.dynamicSharedBase);
   }

@@ -28,6 +28,33 @@ interface PendingBarrier {
   waiting: Warp[];
   /** instruction indices that arrived, for diagnostics */
   sites: Set<number>;
+  /** the last arrival of each warp (by warp index): where, and whether it was a bar.arrive */
+  arrivals: Map<number, { index: number; arrive: boolean }>;
+}
+
+/** "0-3,6" for warp indices */
+function warpList(ws: readonly number[]): string {
+  const sorted = [...new Set(ws)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j++;
+    out.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  return out.join(',');
+}
+
+/** "warp 3 waits" / "warps 0-3 wait" */
+function warpsWord(ws: readonly number[], one: string, many: string): string {
+  return ws.length === 1 ? `warp ${ws[0]} ${one}` : `warps ${warpList(ws)} ${many}`;
+}
+
+/** "0-15" for a lane mask */
+function laneRanges(mask: number): string {
+  const lanes: number[] = [];
+  for (let l = 0; l < 32; l++) if ((mask >>> l) & 1) lanes.push(l);
+  return warpList(lanes);
 }
 
 class BlockSlot {
@@ -117,6 +144,12 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     return true;
   };
 
+  const lineOf = (index: number): number => prog.meta[index]?.line ?? 0;
+  const barName = (id: number, count: number, arrive: boolean): string =>
+    id === 0 && count === 0 && !arrive ? '__syncthreads()' : `bar.${arrive ? 'arrive' : 'sync'} ${id}${count ? `, ${count}` : ''}`;
+  const blockName = (b: BlockSlot): string => `block (${b.warps[0]?.ctaX},${b.warps[0]?.ctaY},${b.warps[0]?.ctaZ})`;
+
+  /** why a block's barriers can never complete: who waits where, who arrived, who cannot come */
   const describeBarrierWait = (b: BlockSlot): string => {
     const parts: string[] = [];
     const byId = new Map<number, Warp[]>();
@@ -129,13 +162,28 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     for (const [id, ws] of [...byId.entries()].sort((p, q) => p[0] - q[0])) {
       const bar = b.barriers.get(id);
       const expected = bar && bar.count > 0 ? bar.count : b.threads - b.exitedThreads();
-      const lines = [...new Set(ws.map((w) => prog.meta[w.barPc]?.line ?? 0))].sort((p, q) => p - q);
-      parts.push(`warps ${ws.map((w) => w.warpInBlock).join(',')} wait at barrier ${id} (line ${lines.join(', ')}), ${bar?.arrived ?? 0} of ${expected} threads arrived`);
+      const lines = [...new Set(ws.map((w) => lineOf(w.barPc)))].sort((p, q) => p - q);
+      const arrivedOnly = bar ? [...bar.arrivals.entries()].filter(([, a]) => a.arrive) : [];
+      const arriveText = arrivedOnly.length ? ` (bar.arrive at line ${[...new Set(arrivedOnly.map(([, a]) => lineOf(a.index)))].join(', ')} by warps ${warpList(arrivedOnly.map(([wi]) => wi))})` : '';
+      parts.push(
+        `${warpsWord(ws.map((w) => w.warpInBlock), 'waits', 'wait')} at barrier ${id} (${barName(id, bar?.count ?? 0, false)}, line ${lines.join(', ')}), ` +
+          `${bar?.arrived ?? 0} of ${expected} threads arrived${arriveText}`,
+      );
     }
-    const partial = b.warps.filter((w) => w.state === WarpState.Barrier && (w.active & ~w.exited) !== (w.valid & ~w.exited));
-    for (const w of partial) {
-      parts.push(`warp ${w.warpInBlock} reached it diverged: only lanes of mask 0x${(w.active >>> 0).toString(16)} arrived, the others cannot run until it completes`);
+    for (const w of b.warps) {
+      if (w.state !== WarpState.Barrier) continue;
+      const live = w.valid & ~w.exited;
+      const rest = live & ~w.active;
+      if (rest === 0) continue;
+      // the lanes left behind resume at the top entry of the reconvergence stack
+      const top = w.sp > 0 ? (w.stack[(w.sp - 1) << 1] as number) : w.barPc;
+      parts.push(
+        `warp ${w.warpInBlock} reached barrier ${w.barId} diverged: only lanes ${laneRanges(w.active)} arrived, lanes ${laneRanges(rest)} ` +
+          `(held at line ${lineOf(top)}) cannot run until it completes (a barrier in a thread-dependent branch)`,
+      );
     }
+    const exited = b.warps.filter((w) => w.state === WarpState.Exited).map((w) => w.warpInBlock);
+    if (exited.length) parts.push(`${warpsWord(exited, 'has', 'have')} exited`);
     return parts.join('; ');
   };
 
@@ -143,23 +191,31 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     const b = slotOfWarp.get(w) as BlockSlot;
     const loc = prog.meta[index];
     const where = `${loc?.file}:${loc?.line}`;
-    if (id < 0 || id > 15)
+    if (!Number.isInteger(id) || id < 0 || id > 15)
       throw new KernelFault('deadlock', `${where}: barrier id ${id} in kernel '${env.kernel.name}' is out of range: a block has 16 named barriers (0-15)`);
-    if (count % 32 !== 0 || count > b.threads)
-      throw new KernelFault('deadlock', `${where}: bar.${arrive ? 'arrive' : 'sync'} ${id}, ${count}: the thread count must be a multiple of 32 and at most the block's ${b.threads} threads`);
+    if (count % 32 !== 0 || count > b.threads || count < 0)
+      throw new KernelFault('deadlock', `${where}: bar.${arrive ? 'arrive' : 'sync'} ${id}, ${count} in kernel '${env.kernel.name}': the thread count must be a multiple of 32 and at most the block's ${b.threads} threads, or the barrier can never complete`);
+    // a predicated-off bar (`@!P0 BAR.ARV`) does nothing; otherwise the predicated-on threads arrive
+    const lanes = w.mask & ~w.exited;
+    if (lanes === 0) return;
     let bar = b.barriers.get(id);
     if (!bar) {
-      bar = { arrived: 0, count, waiting: [], sites: new Set() };
+      bar = { arrived: 0, count, waiting: [], sites: new Set(), arrivals: new Map() };
       b.barriers.set(id, bar);
     } else if (bar.count !== count) {
-      const what = id === 0 && (bar.count === 0 || count === 0) ? ' (id 0 is the barrier __syncthreads() uses)' : '';
+      const aliasing = id === 0 && (bar.count === 0 || count === 0);
+      const first = [...bar.arrivals.entries()][0];
+      const firstText = first ? `warp ${first[0]} reached it as ${barName(id, bar.count, first[1].arrive)} at line ${lineOf(first[1].index)}` : `it is pending with count ${bar.count || 'all'}`;
       throw new KernelFault(
         'deadlock',
-        `${where}: barrier ${id} in kernel '${env.kernel.name}' is used with thread counts ${bar.count || 'all'} and ${count || 'all'} at once${what}: it can never complete consistently; give each use its own id`,
+        `${where}: barrier ${id} in kernel '${env.kernel.name}', ${blockName(b)}: warp ${w.warpInBlock} arrives as ${barName(id, count, arrive)} while ${firstText}: ` +
+          `thread counts ${bar.count || 'all'} and ${count || 'all'} on one barrier can never complete consistently` +
+          (aliasing ? '; named barrier 0 aliases the one __syncthreads() uses: number named barriers from 1 (as CudaDMA does)' : '; give each use its own barrier id'),
       );
     }
-    bar.arrived += popc(w.active);
+    bar.arrived += popc(lanes);
     bar.sites.add(index);
+    bar.arrivals.set(w.warpInBlock, { index, arrive });
     if (!arrive) {
       w.state = WarpState.Barrier;
       w.barId = id;
@@ -227,11 +283,14 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
         // every live warp waits at a barrier: a barrier counting all threads may complete now that others exited
         let released = false;
         for (const id of [...b.barriers.keys()]) released = tryRelease(b, id) || released;
-        if (!released)
+        if (!released) {
+          const first = b.warps.find((w) => w.state === WarpState.Barrier);
+          const loc = first ? prog.meta[first.barPc] : undefined;
           throw new KernelFault(
             'deadlock',
-            `deadlock in kernel '${env.kernel.name}', block (${b.warps[0]?.ctaX},${b.warps[0]?.ctaY},${b.warps[0]?.ctaZ}): ${describeBarrierWait(b)}; no other thread of the block can arrive`,
+            `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}', ${blockName(b)}: ${describeBarrierWait(b)}; no other thread of the block can arrive`,
           );
+        }
       }
     }
   }

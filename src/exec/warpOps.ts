@@ -18,16 +18,38 @@ const lanesOf = (m: number): string => {
 };
 const hex32 = (m: number) => `0x${(m >>> 0).toString(16).padStart(8, '0')}`;
 
-/** the uniform value of a mask operand (the first executing lane's) */
-function maskOf(o: Operand, w: Warp): number {
-  if ('imm' in o) return Number(o.imm) | 0;
+/**
+ * The mask each executing lane passes. Lanes may pass different masks (a cooperative-groups tile of 16
+ * names its own half of the warp): each group is checked on its own. Returns whether all are the same.
+ */
+function masksOf(o: Operand, w: Warp, out: Int32Array): boolean {
+  if ('imm' in o) {
+    out.fill(Number(o.imm) | 0);
+    return true;
+  }
   const r = w.regs[o.reg] as Int32Array;
   const m = w.mask;
-  for (let l = 0; l < 32; l++) if ((m >>> l) & 1) return r[l] as number;
-  return 0;
+  let first: number | null = null;
+  let same = true;
+  for (let l = 0; l < 32; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    const v = r[l] as number;
+    out[l] = v;
+    if (first === null) first = v;
+    else if (v !== first) same = false;
+  }
+  return same;
 }
 
-export function checkMask(w: Warp, mask: number, what: string, i: Instr, env: ExecEnv): void {
+function badMask(w: Warp, mask: number, what: string, i: Instr, env: ExecEnv, why: string): never {
+  throw new KernelFault(
+    'bad-mask',
+    `${i.loc.file}:${i.loc.line}: ${what} with mask ${hex32(mask)} in warp ${w.warpInBlock} of block (${w.ctaX},${w.ctaY},${w.ctaZ}), kernel '${env.kernel.name}': ${why}`,
+  );
+}
+
+/** Volta+ rules for one mask: the lanes it names execute this instruction, and the caller is named */
+export function checkMask(w: Warp, mask: number, what: string, i: Instr, env: ExecEnv, callers = w.mask): void {
   const missing = mask & ~w.mask;
   if (missing !== 0) {
     const exited = missing & w.exited;
@@ -37,26 +59,41 @@ export function checkMask(w: Warp, mask: number, what: string, i: Instr, env: Ex
       : exited
         ? `lanes ${lanesOf(exited)} have exited`
         : `lanes ${lanesOf(missing)} are not executing this instruction (they diverged)`;
-    throw new KernelFault(
-      'bad-mask',
-      `${i.loc.file}:${i.loc.line}: ${what} with mask ${hex32(mask)} in warp ${w.warpInBlock} of block (${w.ctaX},${w.ctaY},${w.ctaZ}), kernel '${env.kernel.name}': ${why}; a *_sync mask may name only lanes that execute it (expecting convergence is fine, assuming it is a bug)`,
-    );
+    badMask(w, mask, what, i, env, `${why}; a *_sync mask may name only lanes that execute it (expecting convergence is fine, assuming it is a bug)`);
   }
-  const notNamed = w.mask & ~mask;
+  const notNamed = callers & ~mask;
   if (notNamed !== 0)
-    throw new KernelFault(
-      'bad-mask',
-      `${i.loc.file}:${i.loc.line}: ${what} with mask ${hex32(mask)} executed by lanes ${lanesOf(notNamed)} that the mask does not name (${threadDesc(w, 31 - Math.clz32(notNamed & -notNamed), env)}); each calling thread must be in the mask`,
-    );
+    badMask(w, mask, what, i, env, `executed by lanes ${lanesOf(notNamed)} that the mask does not name (${threadDesc(w, 31 - Math.clz32(notNamed & -notNamed), env)}); each calling thread must be in the mask`);
+}
+
+/**
+ * Checks every lane's mask; lanes that name each other must pass the same mask. Fills `group` with
+ * the mask of each executing lane (what ballot/any/all/match combine over).
+ */
+function checkMasks(o: Operand, w: Warp, what: string, i: Instr, env: ExecEnv, group: Int32Array): void {
+  if (masksOf(o, w, group)) {
+    checkMask(w, group[31 - Math.clz32(w.mask & -w.mask)] as number, what, i, env);
+    return;
+  }
+  const m = w.mask;
+  for (let l = 0; l < 32; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    const mask = group[l] as number;
+    checkMask(w, mask, what, i, env, 1 << l);
+    for (let j = 0; j < 32; j++)
+      if ((mask >>> j) & 1 && group[j] !== mask)
+        badMask(w, mask, what, i, env, `lane ${l} names lane ${j}, which passes mask ${hex32(group[j] as number)}: the threads named in a mask must all pass that same mask`);
+  }
 }
 
 type Shfl = Extract<Instr, { op: 'shfl' }>;
 export function genShfl(i: Shfl, env: ExecEnv): Exec {
   const src = new Float64Array(32);
   const vals: (number | bigint)[] = new Array<number | bigint>(32).fill(0);
+  const group = new Int32Array(32);
   return (w: Warp) => {
-    const mask = maskOf(i.mask, w);
-    checkMask(w, mask, `__shfl_${i.mode === 'idx' ? '' : `${i.mode}_`}sync`, i, env);
+    if (w.mask === 0) return; // predicated off
+    checkMasks(i.mask, w, `__shfl_${i.mode === 'idx' ? '' : `${i.mode}_`}sync`, i, env, group);
     const value = 'reg' in i.value ? (w.regs[i.value.reg] as RegArray) : null;
     const laneR = 'reg' in i.lane ? (w.regs[i.lane.reg] as Int32Array) : null;
     const laneImm = 'imm' in i.lane ? Number(i.lane.imm) : 0;
@@ -65,21 +102,24 @@ export function genShfl(i: Shfl, env: ExecEnv): Exec {
     for (let l = 0; l < 32; l++) {
       vals[l] = value ? (value[l] as number | bigint) : 'imm' in i.value ? i.value.imm : 0;
       if (((m >>> l) & 1) === 0) continue;
-      const b = laneR ? (laneR[l] as number) >>> 0 : laneImm;
+      // PTX shfl.sync: b[4:0]; a source outside the lane's segment of `width` lanes gives its own value
+      // (for bfly only the upper bound is checked, as PTX specifies)
+      const b = (laneR ? (laneR[l] as number) : laneImm) & 31;
       const segBase = l & ~(width - 1);
+      const segEnd = segBase + width - 1;
       let s: number;
       switch (i.mode) {
         case 'idx':
-          s = segBase + (b & (width - 1));
+          s = segBase | (b & (width - 1));
           break;
         case 'up':
           s = l - b >= segBase ? l - b : l;
           break;
         case 'down':
-          s = l + b < segBase + width ? l + b : l;
+          s = l + b <= segEnd ? l + b : l;
           break;
         default:
-          s = (l ^ b) < segBase + width && (l ^ b) >= segBase ? l ^ b : l;
+          s = (l ^ b) <= segEnd ? l ^ b : l;
       }
       src[l] = s;
     }
@@ -90,9 +130,10 @@ export function genShfl(i: Shfl, env: ExecEnv): Exec {
 
 type Vote = Extract<Instr, { op: 'vote' }>;
 export function genVote(i: Vote, env: ExecEnv): Exec {
+  const group = new Int32Array(32);
   return (w: Warp) => {
-    const mask = maskOf(i.mask, w);
-    checkMask(w, mask, `__${i.mode}_sync`, i, env);
+    if (w.mask === 0) return; // predicated off
+    checkMasks(i.mask, w, `__${i.mode}_sync`, i, env, group);
     const m = w.mask;
     let ballot = 0;
     if ('imm' in i.pred) ballot = Number(i.pred.imm) ? m : 0;
@@ -101,29 +142,35 @@ export function genVote(i: Vote, env: ExecEnv): Exec {
       for (let l = 0; l < 32; l++) if ((m >>> l) & 1 && p[l]) ballot |= 1 << l;
     }
     const dst = w.regs[i.dst] as Int32Array;
-    let v: number;
-    switch (i.mode) {
-      case 'ballot': v = ballot; break;
-      case 'any': v = ballot !== 0 ? 1 : 0; break;
-      case 'all': v = ballot === m ? 1 : 0; break;
-      default: v = ballot === 0 || ballot === m ? 1 : 0;
+    // each lane combines over the lanes its mask names
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const g = (group[l] as number) & m;
+      const b = ballot & g;
+      switch (i.mode) {
+        case 'ballot': dst[l] = b; break;
+        case 'any': dst[l] = b !== 0 ? 1 : 0; break;
+        case 'all': dst[l] = b === g ? 1 : 0; break;
+        default: dst[l] = b === 0 || b === g ? 1 : 0;
+      }
     }
-    dst.fill(v);
   };
 }
 
 type Match = Extract<Instr, { op: 'match' }>;
 export function genMatch(i: Match, env: ExecEnv): Exec {
+  const group = new Int32Array(32);
   return (w: Warp) => {
-    const mask = maskOf(i.mask, w);
-    checkMask(w, mask, '__match_any_sync', i, env);
+    if (w.mask === 0) return; // predicated off
+    checkMasks(i.mask, w, '__match_any_sync', i, env, group);
     const m = w.mask;
     const v = 'reg' in i.value ? (w.regs[i.value.reg] as RegArray) : null;
     const dst = w.regs[i.dst] as Int32Array;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
+      const g = (group[l] as number) & m;
       let same = 0;
-      for (let j = 0; j < 32; j++) if ((m >>> j) & 1 && (!v || v[j] === v[l])) same |= 1 << j;
+      for (let j = 0; j < 32; j++) if ((g >>> j) & 1 && (!v || v[j] === v[l])) same |= 1 << j;
       dst[l] = same;
     }
   };
@@ -131,11 +178,15 @@ export function genMatch(i: Match, env: ExecEnv): Exec {
 
 type SyncWarp = Extract<Instr, { op: 'syncwarp' }>;
 export function genSyncwarp(i: SyncWarp, env: ExecEnv): Exec {
-  return (w: Warp) => checkMask(w, maskOf(i.mask, w), '__syncwarp', i, env);
+  const group = new Int32Array(32);
+  return (w: Warp) => {
+    if (w.mask !== 0) checkMasks(i.mask, w, '__syncwarp', i, env, group);
+  };
 }
 
 export function genActivemask(i: Extract<Instr, { op: 'activemask' }>): Exec {
-  return (w: Warp) => (w.regs[i.dst] as Int32Array).fill(w.active);
+  // the threads executing this instruction (inside a k.when region: the predicated-on ones)
+  return (w: Warp) => (w.regs[i.dst] as Int32Array).fill(w.mask);
 }
 
 export { popc };

@@ -47,7 +47,7 @@ export interface HierarchyOptions {
   writeThroughInSetAside?: boolean;
   /** see L2Options.dirtyFraction (default 0.5) */
   dirtyFraction?: number;
-  /** see L2Options.inflightRequests (default 4096) */
+  /** see L2Options.inflightRequests (default 0: with the two partitions, partner sectors of far lines are fabric hits, not tex hits) */
   inflightRequests?: number;
   /** see L2Options.partialFillDelay (default 4096) */
   partialFillDelay?: number;
@@ -75,6 +75,9 @@ export class MemoryHierarchy {
   private readonly lineSize: number;
   private limit: number;
   private window: WindowClassifier | null = null;
+  private windowSpec: AccessPolicyWindow | null = null;
+  /** persisting lines resident when the launch began */
+  private persistingAtStart = 0;
 
   // L1 counters (sectors)
   private l1LdHit = 0;
@@ -102,7 +105,7 @@ export class MemoryHierarchy {
         fillGranularity: arch.dramFillGranularity,
         writeThroughInSetAside: opts.writeThroughInSetAside ?? true,
         dirtyFraction: opts.dirtyFraction ?? 0.5,
-        inflightRequests: opts.inflightRequests ?? 4096,
+        inflightRequests: opts.inflightRequests ?? 0,
         partialFillDelay: opts.partialFillDelay ?? 4096,
         partitions: opts.l2Partitions ?? 2,
       },
@@ -125,6 +128,7 @@ export class MemoryHierarchy {
   /** stream/launch access-policy window, or null */
   setAccessPolicyWindow(w: AccessPolicyWindow | null): void {
     this.window = w && w.bytes > 0 ? new WindowClassifier(w, this.lineSize) : null;
+    this.windowSpec = this.window ? w : null;
   }
 
   /** cudaCtxResetPersistingL2Cache: all persisting lines become normal */
@@ -147,6 +151,7 @@ export class MemoryHierarchy {
     }
     this.dram.reset();
     this.l2.resetCounters();
+    this.persistingAtStart = this.limit > 0 ? this.l2.persistingLines() : 0;
     this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;
   }
 
@@ -277,15 +282,25 @@ export class MemoryHierarchy {
       'lts__t_sectors_srcunit_tex_op_atom.sum': l2.atomSectors,
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
       // all L2 sectors: tex lookups plus the DRAM fill and write-back traffic through the slices (approximation)
-      'lts__t_sectors.sum': reqSectors + d.readSectors + d.writeSectors,
+      'lts__t_sectors.sum': reqSectors + l2.fabricSectors + d.readSectors + d.writeSectors,
       'lts__t_sector_hit_rate.pct': pct(l2.readHit + l2.writeHit + l2.atomHit, reqSectors + l2.writeFills),
-      'lts__t_sector_op_read_hit_rate.pct': pct(l2.readHit, l2.readSectors),
+      'lts__t_sector_op_read_hit_rate.pct': pct(l2.readHit + l2.fabricHit, l2.readSectors + l2.fabricSectors),
       'lts__t_sector_op_write_hit_rate.pct': pct(l2.writeHit, l2.writeSectors + l2.writeFills),
       'dram__sectors_read.sum': d.readSectors,
       'dram__sectors_write.sum': d.writeSectors,
       'dram__bytes_read.sum': d.readSectors * this.arch.sectorSize,
       'dram__bytes_write.sum': d.writeSectors * this.arch.sectorSize,
       'launch__persisting_l2_cache_size': this.limit,
+      // Warpsight's own (no ncu counterpart): the L2 residency controls of this launch, for the
+      // persistence advice rule
+      'warpsight__l2_window_bytes': this.windowSpec?.bytes ?? 0,
+      'warpsight__l2_window_hit_ratio': this.windowSpec?.hitRatio ?? 0,
+      'warpsight__l2_window_hit_persisting': this.windowSpec?.hitProp === 'persisting' ? 1 : 0,
+      'warpsight__l2_persisting_bytes_at_start': this.persistingAtStart * this.lineSize,
+      'warpsight__l2_reused_evicted_bytes': l2.reusedEvictedByUnhinted * this.lineSize,
+      'warpsight__l2_size': l2.capacityBytes(),
+      'warpsight__l2_persisting_line_hits': l2.persistingLineHits,
+      'warpsight__l2_persisting_prefetch_bytes': l2.persistingPrefetches * this.lineSize,
     };
     // ncu's L2 eviction-policy table: evict_first / evict_last / evict_normal / evict_normal_demote
     const names = ['evict_normal', 'evict_first', 'evict_last', 'evict_normal_demote'] as const;

@@ -171,7 +171,7 @@ export function runLaunch(
   });
   const metrics: Record<string, number | string> = kernelMetrics(prog, sized.counters, stats.blocks, stats.warps);
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
-  Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize } : {}));
+  Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize, dramWriteBytes: dram.writeSectors * opts.arch.sectorSize } : {}));
   return {
     ir,
     blocksPerSm,

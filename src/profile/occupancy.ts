@@ -28,7 +28,8 @@ export function occupancyFor(arch: Arch, def: KernelDef, ir: KernelIR, grid: Dim
     registersPerThread: registers,
     staticSmem: ir.sharedStaticBytes,
     dynamicSmem: dynamicShared,
-    barriers: Math.max(1, ir.barrierIds.length),
+    // ptxas reserves barriers 0..highest id used (ws_cudadma_namedbar, ids 1-4: 5 barriers, limit 12 on the H200)
+    barriers: Math.max(1, ...ir.barrierIds.map((id) => id + 1)),
   });
   const metrics = occupancyMetrics(occ);
   return {

@@ -63,7 +63,7 @@ export class Calendars {
 
   /**
    * Reserve `amount` units on calendar `c` no earlier than cycle `t`; returns the cycle at which the
-   * last unit is served (>= t).
+   * last unit starts being served (>= t; t itself when there is room).
    */
   reserve(c: number, t: number, amount: number): number {
     if (amount <= 0) return t;
@@ -85,8 +85,9 @@ export class Calendars {
       const nu = u + take;
       this.used[row + b] = nu;
       left -= take;
-      // within a bucket, units are served in arrival order: the request ends where the bucket's fill does
-      const end = b * BUCKET + (nu / cap) * BUCKET;
+      // within a bucket, units are served in arrival order: the request's last unit starts one unit
+      // before the bucket's fill ends
+      const end = b * BUCKET + (nu / cap) * BUCKET - 1 / this.rate;
       served = end > t ? end : t;
       if (nu >= cap - 1e-6) this.next[row + b] = b + 1;
       if (left <= 1e-9) return served;

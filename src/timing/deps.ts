@@ -1,15 +1,11 @@
 /**
  * Register dependences per compiled instruction slot, for the timing model's scoreboard: which
- * registers an instruction reads and which it writes. The compiled program keeps only InstrMeta per
- * slot, so the IR is walked here in the order compile.ts lays it out (one slot per plain
- * instruction; an `if` adds a branch, an optional else-branch and a join; a predicated `if` two
- * bookkeeping slots; a loop an entry slot, an optional guard branch after its head, the head again
- * and the back branch; one EXIT at the end). The walk is checked against the program (slot count and
- * source lines); if compile.ts lays out differently, `null` is returned and the timing model falls
- * back to "a result is needed by the next instruction".
+ * registers an instruction reads and which it writes, from the IR instruction each slot was lowered
+ * from (InstrMeta.instr). Slots without one (bookkeeping, EXIT) read and write nothing; a barrier's
+ * id is kept when it is an immediate (0 otherwise).
  */
 import type { InstrMeta } from '../exec/compile.js';
-import type { Instr, KernelIR, Operand } from '../ir/types.js';
+import type { Instr, Operand } from '../ir/types.js';
 
 export interface SlotDeps {
   /** registers read, per slot */
@@ -90,50 +86,23 @@ function writesOf(i: Instr): number[] {
   }
 }
 
-export function slotDeps(kernel: KernelIR, meta: readonly InstrMeta[]): SlotDeps | null {
+export function slotDeps(meta: readonly InstrMeta[]): SlotDeps {
   const reads: Int32Array[] = [];
   const writes: Int32Array[] = [];
-  const bar: number[] = [];
-  const lines: number[] = [];
-  const slot = (r: number[], w: number[], line: number, barId = -1): void => {
+  const bar = new Int32Array(meta.length).fill(-1);
+  meta.forEach((m, s) => {
+    const i = m.instr;
+    if (!i || !m.counted) {
+      reads.push(EMPTY);
+      writes.push(EMPTY);
+      return;
+    }
+    // a branch of an if/loop reads the condition; the instructions inside are slots of their own
+    const r = i.op === 'if' || i.op === 'loop' ? (m.cls === 'branch' ? regs(i.cond) : []) : readsOf(i);
+    const w = i.op === 'if' || i.op === 'loop' ? [] : writesOf(i);
     reads.push(r.length ? Int32Array.from(r) : EMPTY);
     writes.push(w.length ? Int32Array.from(w) : EMPTY);
-    bar.push(barId);
-    lines.push(line);
-  };
-  const lower = (list: readonly Instr[]): void => {
-    for (const i of list) {
-      if (i.op === 'if') {
-        const predicated = i.predicated || (i.else === null && i.then.length === 1 && i.then[0]?.op === 'return');
-        if (predicated) {
-          slot(regs(i.cond), [], i.loc.line);
-          lower(i.then);
-          slot([], [], i.loc.line);
-          continue;
-        }
-        slot(regs(i.cond), [], i.loc.line);
-        lower(i.then);
-        if (i.else) slot([], [], i.loc.line);
-        if (i.else) lower(i.else);
-        slot([], [], i.loc.line);
-      } else if (i.op === 'loop') {
-        slot([], [], i.loc.line);
-        if (i.guard) {
-          lower(i.head);
-          slot(regs(i.cond), [], i.loc.line);
-        }
-        lower(i.body);
-        lower(i.head);
-        slot(regs(i.cond), [], i.loc.line);
-      } else {
-        const id = i.op === 'bar' && 'imm' in i.id ? Number(i.id.imm) : i.op === 'bar' ? 0 : -1;
-        slot(readsOf(i), writesOf(i), i.loc.line, id);
-      }
-    }
-  };
-  lower(kernel.body);
-  slot([], [], 0);
-  if (reads.length !== meta.length) return null;
-  for (let s = 0; s < meta.length - 1; s++) if ((meta[s] as InstrMeta).line !== lines[s]) return null;
-  return { reads, writes, barrierId: Int32Array.from(bar) };
+    if (i.op === 'bar') bar[s] = 'imm' in i.id ? Number(i.id.imm) & 15 : 0;
+  });
+  return { reads, writes, barrierId: bar };
 }

@@ -79,7 +79,7 @@ export interface TimingLaunch {
 export interface TimingModel {
   observer: ExecObserver;
   /** ncu metrics of the launch; `dramBytes`: all DRAM traffic of the launch (incl. write-backs), if known */
-  finish(traffic?: { dramBytes?: number }): Record<string, number>;
+  finish(traffic?: { dramBytes?: number; dramWriteBytes?: number }): Record<string, number>;
 }
 
 /** the numbers the model uses, from the arch data (defaults: hardware-rules.md §8, calibration notes in arch data) */
@@ -100,6 +100,8 @@ export interface TimingParams {
   sfuPerCycle: number;
   fp64PerCycle: number;
   overheadCycles: number;
+  /** DRAM time of a written byte relative to a read byte (read/write turnarounds) */
+  dramWriteCost: number;
   /** cycles a memory request may wait for service before its warp is throttled */
   queueCycles: number;
 }
@@ -139,6 +141,7 @@ export function timingParams(arch: Arch): TimingParams {
     sfuPerCycle: (T.sfuLanesPerSm ?? 16) / arch.schedulersPerSm / arch.warpSize,
     fp64PerCycle: T.fp64LanesPerSm / arch.schedulersPerSm / arch.warpSize,
     overheadCycles: (arch.launchOverheadNs * clk) / 1e9,
+    dramWriteCost: T.dramWriteCost,
     queueCycles: 2 * L.dram,
   };
 }
@@ -284,9 +287,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   // ---- static per-slot tables ----
   const kind = new Uint8Array(nSlots);
   for (let i = 0; i < nSlots; i++) kind[i] = kindOf(meta[i] as InstrMeta);
-  const deps: SlotDeps | null = slotDeps(launch.kernel, meta);
-  // without dependences: a load's result is taken to be needed by the warp's next instruction
-  const noDeps = deps === null;
+  const deps: SlotDeps = slotDeps(meta);
 
   // ---- per-warp state (dense index per Warp object) ----
   const warpIndex = new Map<Warp, number>();
@@ -299,9 +300,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const wSched = new Int32Array(maxWarps);
   const wBarKey = new Int32Array(maxWarps).fill(-1);
   const wBarGen = new Int32Array(maxWarps);
-  /** without dependences: time the warp's outstanding load completes, and its kind */
-  const wPend = new Float64Array(maxWarps);
-  const wPendKind = new Uint8Array(maxWarps);
   /** when the warp's outstanding stores are acknowledged (EXIT waits for them: 'drain') */
   const wDrain = new Float64Array(maxWarps);
   const ready = new Float64Array(maxWarps * nRegs);
@@ -315,6 +313,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const bStart = new Float64Array(nRec);
   const bEnd = new Float64Array(nRec);
   const bDone = new Uint8Array(nRec).fill(1);
+  /** completion of the block's latest load that missed (in-flight fills other warps' hits wait for) */
+  const bMiss = new Float64Array(nRec);
   const barOpen = new Float64Array(nRec * 16);
   const barGen = new Int32Array(nRec * 16);
   const barRel = new Float64Array(nRec * 16);
@@ -379,6 +379,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     bStart[rec] = launchAt;
     bEnd[rec] = launchAt;
     bDone[rec] = 0;
+    bMiss[rec] = 0;
     barOpen.fill(0, rec * 16, rec * 16 + 16);
     barGen.fill(0, rec * 16, rec * 16 + 16);
     if (launchAt < (smFirst[sm] as number)) smFirst[sm] = launchAt - P.ctaLaunchPerWarp * warpsPerBlock;
@@ -409,7 +410,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     wStart[wi] = t;
     wLast[wi] = t;
     wBarKey[wi] = -1;
-    wPend[wi] = 0;
     wDrain[wi] = 0;
     ready.fill(0, wi * nRegs, wi * nRegs + nRegs);
   };
@@ -451,22 +451,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const base = wi * nRegs;
     let why = -1;
     let tr = t;
-    if (noDeps) {
-      const p = wPend[wi] as number;
-      if (p > tr) {
-        tr = p;
-        why = wPendKind[wi] as number;
-      }
-      wPend[wi] = 0;
-    } else {
-      const rd = (deps as SlotDeps).reads[pc] as Int32Array;
-      for (let k = 0; k < rd.length; k++) {
-        const r = base + (rd[k] as number);
-        const rt = ready[r] as number;
-        if (rt > tr) {
-          tr = rt;
-          why = readyKind[r] as number;
-        }
+    const rd = deps.reads[pc] as Int32Array;
+    for (let j = 0; j < rd.length; j++) {
+      const r = base + (rd[j] as number);
+      const rt = ready[r] as number;
+      if (rt > tr) {
+        tr = rt;
+        why = readyKind[r] as number;
       }
     }
     if (why >= 0) {
@@ -537,7 +528,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         break;
       case K_BAR_SYNC:
       case K_BAR_ARV: {
-        const id = deps ? ((deps.barrierId[pc] as number) & 15) : 0;
+        const id = (deps.barrierId[pc] as number) & 15;
         const key = (wRec[wi] as number) * 16 + id;
         if (ti > (barOpen[key] as number)) barOpen[key] = ti;
         if (k === K_BAR_SYNC) {
@@ -565,18 +556,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
       next = ti + 1 + lat.l2;
     }
-    if (noDeps) {
-      if (resKind !== R_WAIT || resLat > 1) {
-        wPend[wi] = ti + resLat;
-        wPendKind[wi] = resKind;
-      }
-    } else {
-      const wr = (deps as SlotDeps).writes[pc] as Int32Array;
-      for (let j = 0; j < wr.length; j++) {
-        const r = base + (wr[j] as number);
-        ready[r] = ti + resLat;
-        readyKind[r] = resKind;
-      }
+    const wr = deps.writes[pc] as Int32Array;
+    for (let j = 0; j < wr.length; j++) {
+      const r = base + (wr[j] as number);
+      ready[r] = ti + resLat;
+      readyKind[r] = resKind;
     }
     wClock[wi] = next;
     wLast[wi] = ti;
@@ -585,12 +569,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
 
   const setResult = (wi: number, pc: number, done: number, why: number): void => {
-    if (noDeps) {
-      wPend[wi] = done;
-      wPendKind[wi] = why;
-      return;
-    }
-    const wr = (deps as SlotDeps).writes[pc] as Int32Array;
+    const wr = deps.writes[pc] as Int32Array;
     const base = wi * nRegs;
     for (let j = 0; j < wr.length; j++) {
       ready[base + (wr[j] as number)] = done;
@@ -649,18 +628,25 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       }
     }
     if (k === K_LDG || k === K_ATOM) {
+      // with cold caches (ncu --cache-control all) a hit is mostly on a line a sibling warp is still
+      // fetching (misaligned, broadcast, the partner sector of a 64-B fill): it waits for that fill
+      const rec = wRec[wi] as number;
+      const inflight = bMiss[rec] as number;
+      if (level < 2) {
+        if (inflight > done) done = Math.min(inflight, t + lat.dram);
+      } else if (done > inflight) bMiss[rec] = done;
       setResult(wi, pc, done, R_LONG);
       throttle(wi, done - lat.dram, t, R_LG);
     } else {
       // a store is acknowledged once the L2 has taken it; the data's way to DRAM is the L2's business
-      const ack = level >= 1 ? lastL2 + halfL2 : done;
+      const ack = level >= 1 ? lastL2 : done;
       if (ack > (wDrain[wi] as number)) wDrain[wi] = ack;
       if (done > memEnd) memEnd = done;
       throttle(wi, done - lat.dram, t, R_LG);
     }
   };
 
-  const finish = (traffic?: { dramBytes?: number }): Record<string, number> => {
+  const finish = (traffic?: { dramBytes?: number; dramWriteBytes?: number }): Record<string, number> => {
     // close the live blocks and warps
     for (const [w, wi] of warpIndex) {
       void w;
@@ -686,7 +672,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     }
     const dramTotal = traffic?.dramBytes ?? dramBytesSeen;
     // write-backs the calendar did not see still take DRAM time
-    const dramBound = dramTotal / P.dramBytesPerCycle;
+    const dramWrites = traffic?.dramWriteBytes ?? 0;
+    const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
     const end = Math.max(smEnd, memEnd, dramBound);
     const elapsed = end + P.overheadCycles;
     const warpCycles = smWarpCycles.reduce((a, b) => a + b, 0);

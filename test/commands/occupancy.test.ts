@@ -4,23 +4,28 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { format } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Occupancy from '../../commands/occupancy.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** run the command class in-process and capture what it writes to stdout */
+/** run the command class in-process and capture its stdout (tables are written, --json goes through console.log) */
 async function runCommand(args: string[]): Promise<{ out: string; result: unknown }> {
   let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     return true;
+  });
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    out += `${format(...parts)}\n`;
   });
   try {
     const result = await Occupancy.run(args, ROOT);
     return { out, result };
   } finally {
-    spy.mockRestore();
+    write.mockRestore();
+    log.mockRestore();
   }
 }
 
@@ -70,7 +75,7 @@ describe('warpsight occupancy', () => {
     expect(out).toMatch(/Waves Per SM\s+│\s+0\.78/);
     for (const title of ['Impact of Varying Register Count Per Thread', 'Impact of Varying Block Size', 'Impact of Varying Shared Memory Usage Per Block', 'Impact of Varying Block Barriers'])
       expect(out).toContain(title);
-    expect(out).toMatch(/41 - 48\s+│\s+40 │\s+62 │ ◀ this launch \(46\)/);
+    expect(out).toMatch(/0 - 48\s+│\s+40 │\s+62 │ ◀ this launch \(46\)/);
   });
 
   it('accepts block and grid dimensions and size suffixes', async () => {

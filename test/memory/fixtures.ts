@@ -43,7 +43,7 @@ export const H200: Arch = {
   accessPolicyMaxWindowSize: 134217728,
   dramFillGranularity: 64,
   latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 40, l2Hit: 260, dram: 600, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunchPerWarp: 15.5, blockRetire: 0 },
-  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 5000, lsuInstPerCyclePerSm: 4, fp32LanesPerSm: 128, fp64LanesPerSm: 64, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.81 },
+  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 5000, lsuInstPerCyclePerSm: 4, fp32LanesPerSm: 128, fp64LanesPerSm: 64, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 2 },
   launchOverheadNs: 2000,
 };
 

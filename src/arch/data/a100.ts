@@ -45,7 +45,7 @@ export const a100: Arch = {
   accessPolicyMaxWindowSize: 128 * MiB - 4 * KiB,
   dramFillGranularity: 32,
   latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 33, l2Hit: 206, dram: 536, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunchPerWarp: 15.5, blockRetire: 0 },
-  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 3830, lsuInstPerCyclePerSm: 1, fp32LanesPerSm: 64, fp64LanesPerSm: 32, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9 },
+  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 3830, lsuInstPerCyclePerSm: 1, fp32LanesPerSm: 64, fp64LanesPerSm: 32, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 2 },
   launchOverheadNs: 746,
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
 };
@@ -109,6 +109,7 @@ export const a100Sources: ArchSources = {
   'throughput.sfuLanesPerSm': '[DOC] CUDA Programming Guide arithmetic-instructions table: 16 MUFU results per clock per SM on cc 8.0',
   'throughput.sharedWavefrontsPerCyclePerSm': '[NV] hardware-rules.md §2.2, §8.1 (one wavefront per cycle per SM)',
   'throughput.dramEfficiency': '[MEAS] RRZE gpu-stream: 1.36-1.54 TB/s of 1.555 TB/s peak on the A100-40GB (0.87-0.99), 1.69-1.89 of 2.04 on the A100-80GB; hardware-rules.md §8.2',
+  'throughput.dramWriteCost': '[INFER] as the H200',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (0.746 us); RRZE\'s small-kernel data gives about the same per-kernel cost on A100-80 and H200 (hardware-rules.md §8.3)',
   blockBarriersPerSm: 'absent: cuda_occupancy.h applies the block-barrier limit from compute capability 9 only, so barriers do not limit occupancy on sm_80',
   'carveoutPolicy.blocksFactor': FROM_H200,

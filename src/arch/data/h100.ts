@@ -23,7 +23,7 @@ export const h100: Arch = {
   accessPolicyMaxWindowSize: 128 * MiB,
   dramFillGranularity: 64,
   latency: { ...h200.latency },
-  throughput: { ...h200.throughput, dramEfficiency: 0.81 },
+  throughput: { ...h200.throughput },
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
 };
 
@@ -86,6 +86,7 @@ export const h100Sources: ArchSources = {
   'throughput.sfuLanesPerSm': '[DOC] CUDA Programming Guide arithmetic-instructions table: 16 MUFU results per clock per SM on cc 9.0',
   'throughput.sharedWavefrontsPerCyclePerSm': '[NV] hardware-rules.md §2.2, §8.1 (one wavefront per cycle per SM)',
   'throughput.dramEfficiency': '[INFER] as the H200 (RRZE gpu-stream GH200: 3.1-3.9 of ~4 TB/s; hardware-rules.md §8.2)',
+  'throughput.dramWriteCost': '[INFER] as the H200',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (groundtruth launch_overhead.txt, 0.746 us); same driver and GPU front end assumed',
   blockBarriersPerSm: '[SRC] cuda_occupancy.h cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 x 32 blocks on cc 9',
   'carveoutPolicy.blocksFactor': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,

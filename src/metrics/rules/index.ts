@@ -9,6 +9,7 @@ import * as cpi from './cpiStall.js';
 import * as isu from './issueSlotUtilization.js';
 import * as launchCfg from './launchConfiguration.js';
 import * as mcap from './memoryCacheAccessPattern.js';
+import * as persistence from './persistenceAdvice.js';
 import * as smc from './sharedMemoryConflicts.js';
 import * as sol from './solBottleneck.js';
 import * as theoretical from './theoreticalOccupancy.js';
@@ -21,6 +22,7 @@ export type { RuleContext, RuleDefinition, RuleFn } from './types.js';
 
 export const RULES: readonly RuleDefinition[] = [
   { id: sol.id, section: sol.section, apply: sol.solBottleneck },
+  { id: persistence.id, section: persistence.section, apply: persistence.persistenceAdvice },
   { id: mcap.id, section: mcap.section, apply: mcap.memoryCacheAccessPattern },
   { id: smc.id, section: smc.section, apply: smc.sharedMemoryConflicts },
   { id: isu.id, section: isu.section, apply: isu.issueSlotUtilization },

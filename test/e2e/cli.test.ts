@@ -1,0 +1,76 @@
+/**
+ * The CI contract through the real CLI (bin/dev.js): `compare` exits 1 on a planted regression
+ * (the transpose without padding against the padded baseline: bank conflicts up) and 0 on
+ * identical reports; `bench` fails the same way and writes JUnit and markdown saying why.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../types/report.schema.js';
+
+const OUT = resolve('out/e2e-cli');
+const BC = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum';
+const baseline = JSON.parse(readFileSync('reports/baseline.json', 'utf8')) as Report;
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(resolve('bin/dev.js'), args, { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function kernelReport(name: string, rename?: string): string {
+  const k = baseline.kernels.find((x) => x.name === name);
+  if (!k) throw new Error(`baseline lacks ${name}`);
+  const file = join(OUT, `${rename ?? name}${rename ? '-as' : ''}-${name}.json`);
+  writeFileSync(file, JSON.stringify({ ...baseline, kernels: [{ ...k, name: rename ?? name }] }));
+  return file;
+}
+
+describe('compare and bench exit codes', () => {
+  mkdirSync(OUT, { recursive: true });
+  const padded = kernelReport('sh_transpose_32x33_bd32x8');
+  const unpadded = kernelReport('sh_transpose_32x32_bd32x8');
+
+  it('compare: exit 1 when bank conflicts go up past the threshold', () => {
+    const r = cli('compare', padded, unpadded, '--threshold', `${BC}=1`, '--changed');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`${BC.replace(/\./g, '\\.')}.*FAIL`));
+    expect(r.stdout).toContain('1 threshold crossed');
+  });
+
+  it('compare: exit 0 on identical reports; --json is the comparison', () => {
+    const r = cli('compare', padded, padded, '--threshold', `${BC}=1`, '--json');
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout) as { regressions: number; kernels: unknown[] };
+    expect(json.regressions).toBe(0);
+    expect(json.kernels).toHaveLength(1);
+  });
+
+  it('bench: the unpadded transpose against a padded baseline fails, with JUnit and markdown', () => {
+    const suite = join(OUT, 'suite.json');
+    writeFileSync(suite, JSON.stringify({ kernels: [{ file: 'kernels/transpose.ts', kernel: 'sh_transpose_32x32_bd32x8', params: { width: '1024' } }], thresholds: { [BC]: 1 } }));
+    const planted = kernelReport('sh_transpose_32x33_bd32x8', 'sh_transpose_32x32_bd32x8');
+    const junit = join(OUT, 'junit.xml');
+    const md = join(OUT, 'summary.md');
+    const r = cli('bench', '--suite', suite, '--baseline', planted, '--out', join(OUT, 'bench.json'), '--junit', junit, '--markdown', md);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('bench [1/1] kernels/transpose.ts -k sh_transpose_32x32_bd32x8 --param width=1024');
+    expect(readFileSync(junit, 'utf8')).toContain('failures="1"');
+    expect(readFileSync(md, 'utf8')).toContain('## Warpsight bench: FAILED');
+    // and against a baseline it just wrote (--update), the same run passes
+    const fresh = join(OUT, 'fresh-baseline.json');
+    expect(cli('bench', '--suite', suite, '--baseline', fresh, '--out', join(OUT, 'bench.json'), '--update').status).toBe(0);
+    const ok = cli('bench', '--suite', suite, '--baseline', fresh, '--out', join(OUT, 'bench.json'));
+    expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+  });
+
+  it('report: renders a saved report to the terminal, and HTML', () => {
+    const html = join(OUT, 'saved.html');
+    const r = cli('report', unpadded, '--html', html, '--section', 'Occupancy');
+    expect(r.status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('data-section="Occupancy"');
+    const t = cli('report', unpadded, '--section', 'LaunchStats');
+    expect(t.stdout).toContain('Section: Launch Statistics');
+    expect(cli('report', join(OUT, 'missing.json')).stderr).toContain('error: report file not found');
+  });
+});
