@@ -39,6 +39,8 @@ export default class Occupancy extends WarpsightCommand {
     const grid = parseDim3('grid', flags.grid);
     const maxDynamic = flags['max-dynamic-smem'] === undefined ? undefined : parseBytes('max-dynamic-smem', flags['max-dynamic-smem']);
     const carveout = flags.carveout === undefined ? undefined : parseBytes('carveout', flags.carveout);
+    if (carveout !== undefined && !arch.sharedMemCarveouts.includes(carveout))
+      throw new UserError(`--carveout ${flags.carveout}: the ${arch.name} supports ${arch.sharedMemCarveouts.map((c) => `${c / 1024}k`).join(', ')}`, 2);
     const result = computeOccupancy({
       arch,
       blockSize: block[0] * block[1] * block[2],

@@ -119,8 +119,11 @@ function requireCount(arch: Arch, what: string, v: number, min: number, max: num
   if (!Number.isInteger(v) || v < min || v > max) fault(arch, `${what} ${v}; ${hint}`);
 }
 
+/** the input with its defaults filled in */
+type Normalized = OccupancyInput & { staticSmem: number; dynamicSmem: number; barriers: number };
+
 /** the checks a CUDA launch fails on before anything runs (shapes, sizes, per-block maxima) */
-function checkInput(i: Required<Pick<OccupancyInput, 'arch' | 'blockSize' | 'registersPerThread'>> & { staticSmem: number; dynamicSmem: number; barriers: number; gridBlocks?: number; maxDynamicSmem?: number }): void {
+function checkInput(i: Normalized): void {
   const { arch } = i;
   requireCount(arch, 'block size', i.blockSize, 1, arch.maxThreadsPerBlock, `a block has 1 to ${fmt(arch.maxThreadsPerBlock)} threads (cudaErrorInvalidConfiguration)`);
   if (i.gridBlocks !== undefined) requireCount(arch, 'grid blocks', i.gridBlocks, 1, Number.MAX_SAFE_INTEGER, 'a grid has at least one block');
@@ -141,7 +144,7 @@ function defaultMaxDynamic(arch: Arch, staticSmem: number, dynamicSmem: number):
   return (optedIn ? arch.sharedMemPerBlockOptin : arch.sharedMemPerBlockDefault) - staticSmem;
 }
 
-/** limit -> the limiter name it is reported under */
+/** every limit equal to the active blocks, by the names ncu's rules use */
 function limitersOf(limits: OccupancyLimits, rawBarrierLimit: number, active: number): OccupancyLimiter[] {
   const out: OccupancyLimiter[] = [];
   if (limits.blocks === active) out.push('blocks');
@@ -186,7 +189,7 @@ export function computeOccupancy(input: OccupancyInput): OccupancyResult {
   const active = Math.min(limits.blocks, limits.registers, limits.sharedMem, limits.warps, rawBarrierLimit);
   const activeWarps = active * warps;
   const launchable = active > 0;
-  const result: OccupancyResult = {
+  return {
     archId: arch.id,
     archName: arch.name,
     smCount: arch.smCount,
@@ -216,7 +219,6 @@ export function computeOccupancy(input: OccupancyInput): OccupancyResult {
       smemSeriesLimit: maxDynamic === arch.sharedMemPerBlockDefault ? arch.sharedMemPerBlockDefault : arch.sharedMemPerBlockOptin,
     }),
   };
-  return result;
 }
 
 function unlaunchableReason(arch: Arch, registers: number, warps: number, blockSize: number, limits: OccupancyLimits): string {

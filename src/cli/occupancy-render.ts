@@ -9,7 +9,14 @@ import type { OccupancyResult, OccupancySeries } from '../arch/occupancy.js';
 const MARK = '◀ this launch';
 
 const int = (n: number): string => n.toLocaleString('en-US');
-const dec = (n: number, digits = 2): string => String(Number(n.toFixed(digits)));
+/** n to `digits` decimals, an exact tie to the even neighbour as ncu prints it (0.125 waves -> 0.12) */
+function dec(n: number, digits = 2): string {
+  const scaled = n * 10 ** digits;
+  const floor = Math.floor(scaled);
+  const tie = scaled - floor === 0.5;
+  const rounded = tie ? (floor % 2 === 0 ? floor : floor + 1) : Math.round(scaled);
+  return String(rounded / 10 ** digits);
+}
 
 export function formatBytes(b: number): string {
   if (b < 1024) return `${int(b)} B`;

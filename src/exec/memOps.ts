@@ -109,11 +109,13 @@ interface PageState {
 }
 const pageBase0 = (st: PageState): number => st.pageBase;
 
-type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState) => void;
+type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState, sec: Float64Array, bm: Uint32Array) => number;
 
 /**
  * The per-lane part of a global load/store, generated per instruction so each has its own inline
- * caches (one typed-array kind, one register layout) — closures sharing one body go megamorphic.
+ * caches (one typed-array kind, one register layout) — closures sharing one body go megamorphic. The
+ * same pass coalesces: it collects the distinct 32-byte sectors (and, for stores, the bytes written
+ * in each). Returns the sector count, negated minus one when lanes were not in address order.
  */
 function laneLoop(isLoad: boolean, size: number, shift: number, regIds: number[], imms: (number | bigint)[]): LaneLoop {
   const decl = regIds.map((r, k) => (r >= 0 ? `const r${k} = w.regs[${r}];` : '')).join(' ');
@@ -126,23 +128,38 @@ function laneLoop(isLoad: boolean, size: number, shift: number, regIds: number[]
       return `arr[${at}] = ${value};`;
     })
     .join(' ');
-  const src = `return function lanes(w, a, m, st) {
+  const laneBytes = size >= 32 ? 0xffffffff : ((1 << size) - 1) >>> 0;
+  const bits = (at: string) => `((${laneBytes} << (${at} & 31)) >>> 0)`;
+  // offsets inside a page fit in 31 bits: lanes compute with int32 arithmetic there, and the sector
+  // index is the page's first sector plus the offset / 32
+  const src = `return function lanes(w, a, m, st, sec, bm) {
     ${decl}
-    let arr = st.arr, pageBase = st.pageBase, pageLen = st.pageLen, pending = st.pending;
+    let arr = st.arr, pageBase = st.pageBase, pageLen = st.pageLen, pending = st.pending, pageSec = st.pageBase / 32;
+    let n = 0, prev = -1, sorted = true;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const addr = a[l];
       let rel = addr - pageBase;
       if (rel < 0 || rel + ${size} > pageLen) {
         st.resolve(w, l, addr);
-        arr = st.arr; pageBase = st.pageBase; pageLen = st.pageLen; pending = st.pending;
+        arr = st.arr; pageBase = st.pageBase; pageLen = st.pageLen; pending = st.pending; pageSec = pageBase / 32;
         rel = addr - pageBase;
       }
-      if ((rel & ${size - 1}) !== 0) st.misaligned(w, l, addr);
-      if (pending !== null && pending[rel >> ${CHUNK_SHIFT}] === 1) st.cur.fill(rel >> ${CHUNK_SHIFT});
-      const b = rel >> ${shift};
+      const ri = rel | 0;
+      if ((ri & ${size - 1}) !== 0) st.misaligned(w, l, addr);
+      if (pending !== null && pending[ri >> ${CHUNK_SHIFT}] === 1) st.cur.fill(ri >> ${CHUNK_SHIFT});
+      const b = ri >> ${shift};
       ${moves}
+      const s = pageSec + (ri >> 5);
+      if (s !== prev) {
+        if (s < prev) sorted = false;
+        sec[n] = s;
+        ${isLoad ? '' : `bm[n] = ${bits('ri')};`}
+        n++;
+        prev = s;
+      }${isLoad ? '' : ` else bm[n - 1] = (bm[n - 1] | ${bits('ri')}) >>> 0;`}
     }
+    return sorted ? n : -n - 1;
   };`;
   return new Function(src)() as LaneLoop;
 }
@@ -198,9 +215,9 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     const m = w.mask;
     if (m === 0) return;
     const a = addrs(w);
-    lanesFn(w, a, m, st);
+    const r = lanesFn(w, a, m, st, coalescer.sectors, coalescer.byteMasks);
+    const n = r >= 0 ? (coalescer.count = r) : coalescer.merge(-r - 1);
     const lanes = popc(m);
-    const n = coalescer.run(a, m, size);
     c.requests[index] = (c.requests[index] as number) + 1;
     c.sectors[index] = (c.sectors[index] as number) + n;
     c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(lanes, size);

@@ -24,19 +24,36 @@ export function popc(m: number): number {
   return (popTable[m & 0xffff] as number) + (popTable[(m >>> 16) & 0xffff] as number);
 }
 
+/**
+ * A warp's registers: typed-array views into one buffer, so that a warp's whole register file is one
+ * contiguous block of memory (thousands of warps are resident; scattered small arrays thrash the
+ * host's caches).
+ */
 export function allocRegs(storages: Storage[]): RegArray[] {
-  return storages.map((s) => {
+  const bytes = (s: Storage) => (s === 'i32' || s === 'f32' ? 128 : 256);
+  const buffer = new ArrayBuffer(storages.reduce((n, s) => n + bytes(s), 0));
+  let off = 0;
+  // 8-byte registers first keeps every view aligned
+  const order = storages.map((s, i) => ({ s, i })).sort((a, b) => bytes(b.s) - bytes(a.s));
+  const out = new Array<RegArray>(storages.length);
+  for (const { s, i } of order) {
     switch (s) {
       case 'i32':
-        return new Int32Array(32);
+        out[i] = new Int32Array(buffer, off, 32);
+        break;
       case 'f32':
-        return new Float32Array(32);
+        out[i] = new Float32Array(buffer, off, 32);
+        break;
       case 'f64':
-        return new Float64Array(32);
+        out[i] = new Float64Array(buffer, off, 32);
+        break;
       case 'i64':
-        return new BigInt64Array(32);
+        out[i] = new BigInt64Array(buffer, off, 32);
+        break;
     }
-  });
+    off += bytes(s);
+  }
+  return out;
 }
 
 export class Warp {

@@ -46,6 +46,12 @@ export class Coalescer {
     return n;
   }
 
+  /** sectors filled in lane order but not ascending: sort and merge them (returns the count) */
+  merge(n: number): number {
+    this.count = this.sortUnique(n);
+    return this.count;
+  }
+
   /** sort sectors ascending and merge duplicates (non-monotonic lane addresses) */
   private sortUnique(n: number): number {
     const s = this.scratch;

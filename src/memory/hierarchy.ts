@@ -49,8 +49,12 @@ export interface HierarchyOptions {
   dirtyFraction?: number;
   /** see L2Options.inflightRequests (default 0: with the two partitions, partner sectors of far lines are fabric hits, not tex hits) */
   inflightRequests?: number;
-  /** see L2Options.partialFillDelay (default 4096) */
-  partialFillDelay?: number;
+  /** see L2Options.partialLinesPerSet (default 2) */
+  partialLinesPerSet?: number;
+  /** see L2Options.partialDirtyWeight (default 2) */
+  partialDirtyWeight?: number;
+  /** see L2Options.writeCopiesEvictFirst (default true) */
+  writeCopiesEvictFirst?: boolean;
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
   l2Partitions?: number;
 }
@@ -106,8 +110,10 @@ export class MemoryHierarchy {
         writeThroughInSetAside: opts.writeThroughInSetAside ?? true,
         dirtyFraction: opts.dirtyFraction ?? 0.5,
         inflightRequests: opts.inflightRequests ?? 0,
-        partialFillDelay: opts.partialFillDelay ?? 4096,
+        partialLinesPerSet: opts.partialLinesPerSet ?? 2,
+        partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
+        writeCopiesEvictFirst: opts.writeCopiesEvictFirst ?? true,
       },
       this.dram,
     );
@@ -252,8 +258,9 @@ export class MemoryHierarchy {
   /** counters of this launch, keyed by ncu metric id */
   endLaunch(): Record<string, number> {
     const l2 = this.l2;
-    // partial-sector fills still pending belong to this launch
-    l2.drainPartials();
+    // partial sectors still waiting for their fill stay so: the fill happens in whichever later
+    // launch (or flush) evicts or reads the line, not in this one (the H200's g_st_*_stride2 read
+    // ~200k fewer sectors than they wrote partially)
     const d = this.dram;
     const pct = (a: number, b: number): number => (b > 0 ? (100 * a) / b : 0);
     const ldSect = this.l1LdHit + this.l1LdMiss;

@@ -38,12 +38,24 @@ export interface L2Options {
    */
   inflightRequests?: number;
   /**
-   * Partial-sector writes to absent sectors wait in a buffer of this many sectors before their DRAM
-   * fill is issued; a later write that completes the sector cancels the fill. [INFER] from
-   * g_st_u32_misaligned (partial boundary sectors completed by the neighbouring warp: 0 DRAM reads)
-   * vs g_st_u32_stride2/stride32 (never completed: ~1 DRAM read per written sector).
+   * Lines per set that may hold partially written sectors awaiting their DRAM fill (byte-masked
+   * data). A partial write to an absent sector does not fill it: the line keeps the written bytes
+   * and a later write that completes the sector cancels the fill (g_st_u32_misaligned: the
+   * neighbouring warp completes the boundary sectors, 0 DRAM reads). A further line needing that
+   * state makes the set's oldest such line fill its partial sectors (read-merge); eviction, a read
+   * and a flush do too. Lines still waiting at the end of a kernel are filled later, outside it.
+   * [INFER] from g_st_u32_stride2 / u64_stride2 / u128_stride2 / u32_stride32: 206k / 186k / 219k /
+   * 63k written sectors never filled inside the kernel (DRAM reads below the written sectors by a
+   * constant ~50-60k lines = ~2 of 16 ways per set, whatever the footprint).
    */
-  partialFillDelay?: number;
+  partialLinesPerSet?: number;
+  /**
+   * Weight of a line with unfilled partial sectors in the per-set dirty cap (dirtyFraction): the
+   * byte masks take storage of their own. [INFER] from the same kernels: they keep 150k / 122k /
+   * 132k lines dirty at the end (of which ~50k unfilled), full-sector stores 210k
+   * (g_st_u64_coalesced / u128_coalesced), and g_st_u32_stride32 writes back every filled sector.
+   */
+  partialDirtyWeight?: number;
   /**
    * L2 partitions (GH100: two halves, each near half of the GPCs; hardware-rules §1.6). Every line has
    * a home partition (address hash); an SM looks lines up in its near partition, where lines homed in
@@ -52,6 +64,15 @@ export interface L2Options {
    * the home has it) and counted by ncu as a tex lookup miss. 1 = one flat L2.
    */
   partitions?: number;
+  /**
+   * The near copy that a write to a far line leaves in the writer's partition is inserted evict-first
+   * when the write carries no hint (a replica of data just written is the first thing to give up),
+   * as a normal line when it is hinted (evict_last / demote: family 5 `annot` / `window` read those
+   * copies back at 97 % / 60 % tex hits). [INFER] from family 1: g_ld_u64/u128_coalesced and
+   * *_stride2 write back 14.0 / 44.7 / 20.1 / 48.4 MB; with normal write copies the copies crowd
+   * out dirty lines (16.3 / 50.3 / 22.2 / 55.5 MB). Default false (the L2 alone); the hierarchy sets it.
+   */
+  writeCopiesEvictFirst?: boolean;
   /** SM -> partition (default sm % partitions) */
   partitionOfSm?: (sm: number) => number;
 }
@@ -98,9 +119,10 @@ export class L2Cache {
   /** per line: sectors partially written and not yet filled; per sector: bytes written so far */
   private readonly partial: Uint8Array;
   private readonly partialBytes: Uint32Array;
-  private readonly pendRing: Float64Array;
-  private pendHead = 0;
-  private pendCount = 0;
+  /** per line: clock when it began waiting with partial sectors */
+  private readonly partialStamp: Float64Array;
+  private readonly partialLines: number;
+  private readonly partialWeight: number;
   /** dirty-line cap per set (non-persisting lines) */
   private readonly dirtyCap: Uint8Array;
   private readonly dirtyFraction: number;
@@ -121,6 +143,8 @@ export class L2Cache {
   /** sets per partition */
   private readonly partSets: number;
   private readonly smPart: Uint8Array;
+  /** class of the near copy a write to a far line leaves: evict-first unless the write carries a hint */
+  private readonly writeCopyCls: number;
 
   // ---- counters (sectors), reset by resetCounters() ----
   readHit = 0;
@@ -140,6 +164,8 @@ export class L2Cache {
   fabricSectors = 0;
   fabricHit = 0;
   private lastHomeHit = 0;
+  /** unrequested partner sectors the last home read filled from DRAM */
+  private lastPairExtra = 0;
   /** DRAM fills caused by partial-sector writes (counted with the write lookups: see hit rates) */
   writeFills = 0;
   atomSectors = 0;
@@ -170,7 +196,9 @@ export class L2Cache {
     this.inflight = opts.inflightRequests ?? 4096;
     this.partial = new Uint8Array(n);
     this.partialBytes = new Uint32Array(n * 4);
-    this.pendRing = new Float64Array(Math.max(1, opts.partialFillDelay ?? 4096));
+    this.partialStamp = new Float64Array(n);
+    this.partialLines = Math.max(1, Math.floor(opts.partialLinesPerSet ?? 2));
+    this.partialWeight = opts.partialDirtyWeight ?? 1;
     this.dirtyCap = new Uint8Array(this.sets);
     this.dirtyFraction = opts.dirtyFraction ?? 1;
     this.copy = new Uint8Array(n);
@@ -180,6 +208,7 @@ export class L2Cache {
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
+    this.writeCopyCls = (opts.writeCopiesEvictFirst ?? false) ? CLS_FIRST : CLS_NORMAL;
     this.setPersistingBytes(0);
   }
 
@@ -220,7 +249,7 @@ export class L2Cache {
 
   /** write every dirty sector back (counted by the DRAM unless muted) and invalidate everything */
   flush(): void {
-    this.drainPartials();
+    this.fillAllPartials();
     let wb = 0;
     for (let i = 0; i < this.dirty.length; i++) wb += popcount4(this.dirty[i]!);
     this.dram.write(wb);
@@ -357,45 +386,55 @@ export class L2Cache {
     this.partial[i]! &= ~m;
   }
 
-  /** issue the fills of every pending partial sector (end of launch / flush) */
-  drainPartials(): void {
-    while (this.pendCount > 0) this.popPartial();
+  /** fill every waiting partial sector (flush; tests) */
+  fillAllPartials(): void {
+    const p = this.partial;
+    for (let i = 0; i < p.length; i++) if (p[i] !== 0) this.fillPartial(i, p[i]!);
   }
 
-  private popPartial(): void {
-    const ring = this.pendRing;
-    const sector = ring[this.pendHead]!;
-    this.pendHead = (this.pendHead + 1) % ring.length;
-    this.pendCount--;
-    const line = Math.floor(sector / 4);
-    const bit = 1 << (sector - line * 4);
-    const w = this.find(this.setOf(line) * this.ways, line);
-    if (w >= 0 && (this.partial[w]! & bit) !== 0) this.fillPartial(w, bit);
+  /** sectors written partially and still waiting for their fill (tests / diagnostics) */
+  partialSectors(): number {
+    let n = 0;
+    for (let i = 0; i < this.partial.length; i++) n += popcount4(this.partial[i]!);
+    return n;
   }
 
-  private pushPartial(sector: number): void {
-    const ring = this.pendRing;
-    if (this.pendCount === ring.length) this.popPartial();
-    ring[(this.pendHead + this.pendCount) % ring.length] = sector;
-    this.pendCount++;
+  /** way `w` of `set` starts waiting with partial sectors: the set's oldest waiting line beyond the limit is filled */
+  private admitPartial(set: number, w: number): void {
+    const base = set * this.ways;
+    const p = this.partial;
+    let n = 0;
+    let old = -1;
+    let st = Infinity;
+    for (let i = base; i < base + this.ways; i++)
+      if (p[i] !== 0 && i !== w) {
+        n++;
+        if (this.partialStamp[i]! < st) {
+          st = this.partialStamp[i]!;
+          old = i;
+        }
+      }
+    if (n >= this.partialLines && old >= 0) this.fillPartial(old, p[old]!);
+    this.partialStamp[w] = this.clock;
   }
 
   /** keep at most dirtyCap dirty non-persisting lines in the set: clean the LRU one(s) */
   private capDirty(set: number, keep: number): void {
     const base = set * this.ways;
     const cap = this.dirtyCap[set]!;
+    const pw = this.partialWeight;
     let n = 0;
-    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST) n++;
+    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST) n += this.partial[i] !== 0 ? pw : 1;
     while (n > cap) {
+      // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial)
       let lru = -1;
       let st = Infinity;
       for (let i = base; i < base + this.ways; i++)
-        if (i !== keep && this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST && this.stamp[i]! < st) {
+        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== CLS_LAST && this.stamp[i]! < st) {
           st = this.stamp[i]!;
           lru = i;
         }
       if (lru < 0) return;
-      if (this.partial[lru] !== 0) this.fillPartial(lru, this.partial[lru]!);
       this.dram.write(popcount4(this.dirty[lru]!));
       this.dirty[lru] = 0;
       n--;
@@ -439,6 +478,7 @@ export class L2Cache {
         this.partner[t] = this.partner[w]!;
         this.fillStamp[t] = this.fillStamp[w]!;
         this.partial[t] = this.partial[w]!;
+        this.partialStamp[t] = this.partialStamp[w]!;
         for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
         this.cls[t] = CLS_LAST;
         this.tag[w] = EMPTY;
@@ -524,6 +564,8 @@ export class L2Cache {
     const f = this.readHome(line, miss, hint, false);
     this.fabricSectors += nm;
     this.fabricHit += this.lastHomeHit;
+    // ncu's lookup misses include the 64-B partner of a DRAM fill (surprise 5)
+    this.readMiss += this.lastPairExtra;
     if (w < 0 || this.tag[w] !== line) {
       w = this.allocate(set, line, k);
       this.valid[w] = 0;
@@ -559,6 +601,7 @@ export class L2Cache {
     if (pm !== 0) this.fillPartial(w, pm);
     let hitMask = v & mask & ~pm;
     this.lastHomeHit = popcount4(hitMask);
+    this.lastPairExtra = 0;
     if (count) {
       // the unrequested half of a recent 64-B fill is still in flight: a miss merged into that fill
       const pa = this.partner[w]! & hitMask;
@@ -579,6 +622,7 @@ export class L2Cache {
     if (this.pairFill) {
       const pair = (miss | ((miss & 5) << 1) | ((miss & 10) >> 1)) & ~v & 15;
       const extra = pair & ~miss;
+      if (!count) this.lastPairExtra = popcount4(extra);
       if (extra !== 0) {
         this.partner[w]! |= extra;
         this.fillStamp[w] = this.reqClock;
@@ -598,7 +642,7 @@ export class L2Cache {
     const set = this.setIn(near, line);
     let w = this.find(set * this.ways, line);
     if (w < 0) {
-      w = this.allocate(set, line, hint === HINT_FIRST ? CLS_FIRST : CLS_NORMAL);
+      w = this.allocate(set, line, hint === HINT_FIRST ? CLS_FIRST : hint === HINT_UNCHANGED ? this.writeCopyCls : CLS_NORMAL);
       this.valid[w] = 0;
       this.dirty[w] = 0;
       this.partner[w] = 0;
@@ -646,9 +690,9 @@ export class L2Cache {
           this.partialBytes[w * 4 + j] = merged;
           if (merged === 0xffffffff) this.partial[w]! &= ~bit;
         } else if ((v & bit) === 0) {
+          if (this.partial[w] === 0) this.admitPartial(set, w);
           this.partial[w]! |= bit;
           this.partialBytes[w * 4 + j] = b;
-          this.pushPartial(line * 4 + j);
         }
       }
     }

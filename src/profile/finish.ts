@@ -13,6 +13,22 @@ export function deviceOf(arch: Arch): Device {
   return { arch: arch.id, name: arch.name, cc: `${arch.cc[0]}.${arch.cc[1]}`, smCount: arch.smCount };
 }
 
+/** ncu's device__attribute_* metrics (derivations and rules read them) */
+function deviceAttributes(arch: Arch): Record<string, number> {
+  return {
+    device__attribute_multiprocessor_count: arch.smCount,
+    device__attribute_max_threads_per_multiprocessor: arch.maxThreadsPerSm,
+    device__attribute_max_warps_per_multiprocessor: arch.maxWarpsPerSm,
+    device__attribute_max_threads_per_block: arch.maxThreadsPerBlock,
+    device__attribute_max_blocks_per_multiprocessor: arch.maxBlocksPerSm,
+    device__attribute_num_schedulers_per_multiprocessor: arch.schedulersPerSm,
+    device__attribute_warp_size: arch.warpSize,
+    device__attribute_l2_cache_size: arch.l2Size,
+    device__attribute_compute_capability_major: arch.cc[0],
+    device__attribute_compute_capability_minor: arch.cc[1],
+  };
+}
+
 const sourceCache = new Map<string, string[]>();
 function sourceText(file: string): string[] {
   let lines = sourceCache.get(file);
@@ -52,7 +68,7 @@ function notesFor(metrics: Record<string, MetricValue>, registersSource: 'declar
 }
 
 export function finishResult(x: FinishInput): KernelResult {
-  const raw: Record<string, MetricValue> = { ...x.base.metrics, ...x.occupancy.metrics, ...x.cache };
+  const raw: Record<string, MetricValue> = { ...deviceAttributes(x.arch), ...x.base.metrics, ...x.occupancy.metrics, ...x.cache };
   const metrics = withDerivedMetrics(raw);
   const launch = { ...x.base.launch, registersPerThread: x.registersPerThread, registersSource: x.registersSource };
   const sorted: Record<string, MetricValue> = {};

@@ -3,7 +3,7 @@
  * calculator's limits and metrics, and the L1 capacity left by the shared-memory carveout.
  */
 import type { MetricValue } from '../../types/report.schema.js';
-import { computeOccupancy, occupancyMetrics } from '../arch/occupancy.js';
+import { assertLaunchable, computeOccupancy, occupancyMetrics } from '../arch/occupancy.js';
 import type { Arch } from '../arch/types.js';
 import { estimateRegisters } from '../ir/registers.js';
 import type { KernelIR } from '../ir/types.js';
@@ -29,8 +29,10 @@ export function occupancyFor(arch: Arch, def: KernelDef, ir: KernelIR, grid: Dim
     staticSmem: ir.sharedStaticBytes,
     dynamicSmem: dynamicShared,
     // ptxas reserves barriers 0..highest id used (ws_cudadma_namedbar, ids 1-4: 5 barriers, limit 12 on the H200)
-    barriers: Math.max(1, ...ir.barrierIds.map((id) => id + 1)),
+    barriers: Math.max(0, ...ir.barrierIds.map((id) => id + 1)),
   });
+  // a launch the hardware refuses (register file or static shared memory overflow) stops here
+  assertLaunchable(occ, arch);
   const metrics = occupancyMetrics(occ);
   return {
     blocksPerSm: Math.max(1, occ.activeBlocksPerSm),

@@ -67,10 +67,19 @@ export class Calendars {
    */
   reserve(c: number, t: number, amount: number): number {
     if (amount <= 0) return t;
-    let b = Math.floor(t / BUCKET);
+    let b = (t / BUCKET) | 0;
     if (b + 2 >= this.buckets) this.grow(b + 2);
     let row = c * this.buckets;
     const cap = this.cap;
+    // fast path: the request fits in its own bucket
+    if ((this.next[row + b] as number) === b) {
+      const nu = (this.used[row + b] as number) + amount;
+      if (nu < cap - 1e-6) {
+        this.used[row + b] = nu;
+        const end = b * BUCKET + (nu / cap) * BUCKET - 1 / this.rate;
+        return end > t ? end : t;
+      }
+    }
     let left = amount;
     let served = t;
     for (;;) {

@@ -7,7 +7,7 @@ import { EXACT_GLOBAL, failures, table, validateAgainstH200 } from './helpers.js
 
 describe('global loads vs the H200 (ncu_raw_g.csv)', () => {
   it('matches every g_ld_* launch exactly', async () => {
-    const rows = await validateAgainstH200('kernels/global_loads.ts', 'ncu_raw_g.csv', { kernel: ['regex:^g_ld_'] });
+    const rows = await validateAgainstH200('global_loads', 'ncu_raw_g.csv', { kernel: ['regex:^g_ld_'] });
     const judged = table(rows, EXACT_GLOBAL);
     expect(judged.length).toBe(26 * EXACT_GLOBAL.length);
     expect(failures(rows, EXACT_GLOBAL)).toEqual([]);

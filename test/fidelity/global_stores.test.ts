@@ -7,7 +7,7 @@ import { EXACT_GLOBAL, failures, table, validateAgainstH200 } from './helpers.js
 
 describe('global stores vs the H200 (ncu_raw_g.csv)', () => {
   it('matches every g_st_* launch exactly', async () => {
-    const rows = await validateAgainstH200('kernels/global_stores.ts', 'ncu_raw_g.csv', { kernel: ['regex:^g_st_'] });
+    const rows = await validateAgainstH200('global_stores', 'ncu_raw_g.csv', { kernel: ['regex:^g_st_'] });
     expect(table(rows, EXACT_GLOBAL).length).toBe(10 * EXACT_GLOBAL.length);
     expect(failures(rows, EXACT_GLOBAL)).toEqual([]);
   }, 600_000);

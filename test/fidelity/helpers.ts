@@ -4,15 +4,16 @@
  */
 import { join } from 'node:path';
 import { validate } from '../../commands/validate.js';
-import { profileFile } from '../../src/profile.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
+import { cachedProfiler } from './reports.js';
 
 export const GROUNDTRUTH = join(import.meta.dirname, '..', '..', '..', 'shared', 'groundtruth', 'h200');
 
-export async function validateAgainstH200(file: string, csv: string, opts: { kernel?: string[]; cacheControl?: 'all' | 'none' } = {}): Promise<ValidationRow[]> {
+/** `warpsight validate` of a shared full-size profile (test/fidelity/reports.ts) against an H200 raw CSV */
+export async function validateAgainstH200(run: string, csv: string, opts: { kernel?: string[] } = {}): Promise<ValidationRow[]> {
   const result = await validate(
-    { file, ncu: join(GROUNDTRUTH, csv), ...(opts.kernel ? { kernel: opts.kernel } : {}), arch: 'h200', cacheControl: opts.cacheControl ?? 'all', json: false, tty: false },
-    profileFile,
+    { file: run, ncu: join(GROUNDTRUTH, csv), ...(opts.kernel ? { kernel: opts.kernel } : {}), arch: 'h200', cacheControl: 'all', json: false, tty: false },
+    cachedProfiler(run),
   );
   return result.rows;
 }

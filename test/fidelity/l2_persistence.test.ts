@@ -59,7 +59,7 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
     expect(off).toEqual([]);
   });
 
-  it.each(VARIANTS)('%s: total DRAM read and write bytes within 15 %%', (v) => {
+  it.each(VARIANTS)('%s: total DRAM read and write bytes within 15 percent', (v) => {
     for (const id of [RD, WR]) {
       const ncu = total(v, id, 'ncu');
       const ours = total(v, id, 'warpsight');

@@ -40,7 +40,7 @@ describe('L2Cache', () => {
     l2.write(6, 0b0001, 0, HINT_UNCHANGED, [0xffff0000, 0, 0, 0]);
     // never completed: one 32-B fill when drained
     l2.write(7, 0b0001, 0, HINT_UNCHANGED, [0x0000000f, 0, 0, 0]);
-    l2.drainPartials();
+    l2.fillAllPartials();
     expect(dram.readSectors).toBe(1);
     expect(l2.writeFills).toBe(1);
   });

@@ -48,6 +48,18 @@ export function blockSizeCheck(ctx: RuleContext): RuleResult | null {
   };
 }
 
+/**
+ * Warpsight's addition to ncu's text: how much of the GPU's thread capacity the grid can fill at all
+ * (blocks × threads per block / (SMs × threads per SM)), whatever the occupancy per SM.
+ */
+function gpuFill(ctx: RuleContext, g: number, sms: number): string {
+  const perSm = num(ctx.metrics, 'device__attribute_max_threads_per_multiprocessor');
+  const block = num(ctx.metrics, 'launch__block_size');
+  if (perSm === undefined || block === undefined) return '';
+  const pct = (100 * g * block) / (sms * perSm);
+  return ` The grid's ${int(g)} × ${int(block)} = ${int(g * block)} threads fill ${f(pct, 1)}% of the ${int(sms)} × ${int(perSm)} = ${int(sms * perSm)} threads the GPU can hold.`;
+}
+
 export function gridSizeCheck(ctx: RuleContext): RuleResult | null {
   const g = gridSize(ctx);
   const sms = num(ctx.metrics, 'device__attribute_multiprocessor_count') ?? ctx.device.smCount;
@@ -62,7 +74,7 @@ export function gridSizeCheck(ctx: RuleContext): RuleResult | null {
         `less than the GPU's ${int(sms)} multiprocessors. This can underutilize some multiprocessors. If you do not ` +
         'intend to execute this kernel concurrently with other workloads, consider reducing the block size to have ' +
         'at least one block per multiprocessor or increase the size of the grid to fully utilize the available ' +
-        `hardware resources. ${HARDWARE_MODEL_REF}`,
+        `hardware resources. ${HARDWARE_MODEL_REF}${gpuFill(ctx, g, sms)}`,
       speedup: speedup('global', ((sms - g) / sms) * 100),
     };
   }

@@ -83,7 +83,8 @@ export function persistenceAdvice(ctx: RuleContext): RuleResult[] | null {
     });
   }
 
-  if (setAside > 0 && !usesPersisting && !winPersisting && !usesLeftover && leftover === 0) {
+  // the driver's default set-aside (3/16 of the H200's L2) is every process's: advise only on a larger one
+  if (l2 > 0 && setAside > 0.25 * l2 && !usesPersisting && !winPersisting && !usesLeftover && leftover === 0) {
     out.push({
       id,
       section,

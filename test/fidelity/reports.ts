@@ -1,0 +1,53 @@
+/**
+ * The full-size profiles the fidelity tests share (made once by test/setup/fidelityReports.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { Report } from '../../types/report.schema.js';
+import { readReport } from '../../src/report/schema.js';
+
+export interface FidelityRun {
+  name: string;
+  /** `warpsight profile` arguments */
+  args: string[];
+}
+
+/** the longest first, so the parallel workers finish together */
+export const FIDELITY_RUNS: readonly FidelityRun[] = [
+  ...['plain', 'setaside', 'annot', 'annotdiscard', 'window'].map((v) => ({ name: `l2_${v}`, args: ['kernels/l2_persistence.ts', '-k', `l2_${v}`, '--cache-control', 'none'] })),
+  { name: 'global_loads', args: ['kernels/global_loads.ts', '-k', 'regex:^g_ld_'] },
+  { name: 'global_stores', args: ['kernels/global_stores.ts'] },
+  { name: 'transpose', args: ['kernels/transpose.ts'] },
+  { name: 'shared_loads', args: ['kernels/shared_loads.ts'] },
+  { name: 'occupancy', args: ['kernels/occupancy.ts', '-k', 'regex:^occ_(smem|grid)_'] },
+  // the register-pressure kernels are 66-302M warp instructions at full size: 4 waves of their 4/2/1 blocks per SM
+  { name: 'occ_regs_32', args: ['kernels/occupancy.ts', '-k', 'occ_regs_32', '--grid', String(4 * 4 * 132)] },
+  { name: 'occ_regs_64', args: ['kernels/occupancy.ts', '-k', 'occ_regs_64', '--grid', String(4 * 2 * 132)] },
+  { name: 'occ_regs_128', args: ['kernels/occupancy.ts', '-k', 'occ_regs_128', '--grid', String(4 * 1 * 132)] },
+  { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
+  { name: 'sync_reduce_shfl', args: ['kernels/reductions.ts', '-k', 'sync_reduce_shfl'] },
+];
+
+export function reportPath(dir: string, name: string): string {
+  return join(dir, `${name}.json`);
+}
+
+/** a shared full-size report by run name */
+export function fidelityReport(name: string): Report {
+  if (!FIDELITY_RUNS.some((r) => r.name === name)) throw new Error(`no fidelity run named ${name}`);
+  return readReport(reportPath(inject('fidelityReports'), name));
+}
+
+/** every shared report's kernels by name (first launch of each name) */
+export function fidelityKernels(): Map<string, { run: string; kernel: import('../../types/report.schema.js').KernelResult }> {
+  const out = new Map<string, { run: string; kernel: import('../../types/report.schema.js').KernelResult }>();
+  for (const r of FIDELITY_RUNS)
+    for (const k of fidelityReport(r.name).kernels) if (!out.has(k.name)) out.set(k.name, { run: r.name, kernel: k });
+  return out;
+}
+
+/** a profiler for `validate()` that hands back a shared report */
+export function cachedProfiler(name: string): () => Promise<Report> {
+  return async () => JSON.parse(readFileSync(reportPath(inject('fidelityReports'), name), 'utf8')) as Report;
+}
