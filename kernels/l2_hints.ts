@@ -17,33 +17,25 @@ const B_FLOATS = 1 << 20;
 const FLUSH_FLOATS = 16 << 20; // 64 MiB
 const BLOCK = 256;
 
-const pin = defineKernel({
-  name: 'l2_hint_pin',
-  description: 'apply_access_property(persisting): one prefetch.global.L2::evict_last per 128-byte line',
-  params: { a: ptr('global', f32), n: i32 },
-  launch: { grid: A_FLOATS / 32 / BLOCK, block: BLOCK },
-  setup: () => {
-    throw new Error('launched by the l2_hints program');
-  },
-  body: (k, { a, n }) => {
-    const line = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
-    k.when(line.mul(32).lt(n), () => k.l2Prefetch(a.add(line.mul(32)), 'persisting'));
-  },
-});
+/** cuda::apply_access_property(a, n, prop): one L2 prefetch with that priority per 128-byte line */
+function applyAccessProperty(name: string, prop: 'persisting' | 'normal', description: string) {
+  return defineKernel({
+    name,
+    description,
+    params: { a: ptr('global', f32), n: i32 },
+    launch: { grid: A_FLOATS / 32 / BLOCK, block: BLOCK },
+    setup: () => {
+      throw new Error('launched by the l2_hints program');
+    },
+    body: (k, { a, n }) => {
+      const line = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
+      k.when(line.mul(32).lt(n), () => k.l2Prefetch(a.add(line.mul(32)), prop));
+    },
+  });
+}
 
-const normal = defineKernel({
-  name: 'l2_hint_normal',
-  description: 'apply_access_property(normal): prefetch.global.L2::evict_normal per line, demoting the persisting lines',
-  params: { a: ptr('global', f32), n: i32 },
-  launch: { grid: A_FLOATS / 32 / BLOCK, block: BLOCK },
-  setup: () => {
-    throw new Error('launched by the l2_hints program');
-  },
-  body: (k, { a, n }) => {
-    const line = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
-    k.when(line.mul(32).lt(n), () => k.l2Prefetch(a.add(line.mul(32)), 'normal'));
-  },
-});
+const pin = applyAccessProperty('l2_hint_pin', 'persisting', 'apply_access_property(persisting): one prefetch.global.L2::evict_last per 128-byte line');
+const normal = applyAccessProperty('l2_hint_normal', 'normal', 'apply_access_property(normal): prefetch.global.L2::evict_normal per line, demoting the persisting lines');
 
 const read = defineKernel({
   name: 'l2_hint_read',

@@ -2,31 +2,14 @@
  * What compiled instructions see of the launch: device memory, the cache hierarchy, counters, the
  * arguments and the launch geometry. The block scheduler provides barriers.
  */
-import type { AccessProperty, CacheOp, KernelIR } from '../ir/types.js';
+import type { KernelIR } from '../ir/types.js';
+import type { AccessOutcome, GlobalAccess } from '../memory/hierarchy.js';
 import type { DeviceMemory } from '../memory/deviceMemory.js';
 import type { InstrCounters } from './counters.js';
 import type { Warp } from './warp.js';
 
 export type Dim3 = [number, number, number];
-export type MemOp = 'ld' | 'st' | 'atom' | 'red';
-
-/** one warp-level global memory request after coalescing (the cache hierarchy's input) */
-export interface GlobalAccess {
-  sm: number;
-  op: MemOp;
-  sectors: Float64Array;
-  count: number;
-  writeMasks?: Uint32Array;
-  cacheOp: CacheOp;
-  property: AccessProperty;
-}
-/** deepest level reached: 0 L1, 1 L2, 2 DRAM */
-export interface AccessOutcome {
-  level: 0 | 1 | 2;
-  l1HitSectors: number;
-  l2HitSectors: number;
-  dramSectors: number;
-}
+export type { AccessOutcome, GlobalAccess, MemOp } from '../memory/hierarchy.js';
 /** the cache hierarchy as the executor uses it (src/memory/hierarchy.ts implements it) */
 export interface MemorySystem {
   access(a: GlobalAccess): AccessOutcome;

@@ -15,7 +15,6 @@ import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
-import type { Host } from '../kernel/host.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
@@ -26,7 +25,6 @@ export interface LaunchOptions {
   /** path of the kernel file as the user named it */
   file: string;
   mem: DeviceMemory;
-  host: Host;
   memsys: MemorySystem | null;
   grid?: Dim3;
   block?: Dim3;
@@ -137,10 +135,6 @@ export function runLaunch(
   const grid = opts.grid ?? dim3(config.grid);
   const block = opts.block ?? dim3(config.block);
   const dyn = config.dynamicShared ?? 0;
-  checkLaunch(def.name, grid, block, dyn, ir.sharedStaticBytes, opts.arch);
-  if (dyn > 0 && !ir.usesDynamicShared) {
-    // harmless, as on the GPU, but probably not what the user meant; nothing to do
-  }
   const counters = new InstrCounters(slotBound(ir.body));
   const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
   const env: ExecEnv = {
@@ -159,17 +153,16 @@ export function runLaunch(
     // the timing model needs the compiled program; compiled code holds this object, filled in below
     observer: { issue: () => {}, memory: () => {} },
   };
-  const sized = env;
-  const prog = compile(ir, sized);
+  const prog = compile(ir, env);
   const timing = createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta });
   Object.assign(env.observer as object, timing.observer);
-  const stats = runGrid(prog, sized, {
+  const stats = runGrid(prog, env, {
     smCount: opts.arch.smCount,
     blocksPerSm,
     quantum: opts.quantum,
     maxWarpInstructions: opts.maxWarpInstructions,
   });
-  const metrics: Record<string, number | string> = kernelMetrics(prog, sized.counters, stats.blocks, stats.warps);
+  const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize, dramWriteBytes: dram.writeSectors * opts.arch.sectorSize } : {}));
   return {
@@ -185,10 +178,10 @@ export function runLaunch(
         dynamicSharedBytes: dyn,
         staticSharedBytes: ir.sharedStaticBytes,
         registersPerThread: 0,
-        params: Object.fromEntries(Object.entries(sized.args).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Number.isInteger(v) && v > 0xffff_ffff ? `0x${v.toString(16)}` : String(v)])),
+        params: Object.fromEntries(Object.entries(env.args).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Number.isInteger(v) && v > 0xffff_ffff ? `0x${v.toString(16)}` : String(v)])),
       },
       metrics,
-      instructions: instructionCounters(prog, sized.counters),
+      instructions: instructionCounters(prog, env.counters),
     },
   };
 }

@@ -98,48 +98,34 @@ export class Session implements ProgramContext {
 
   /** a launch ncu would not profile: it runs and leaves its L2 state, without flush or report entry */
   private runUnprofiled(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined): void {
-    const o = this.opts;
-    const ir = this.irOf(def);
     const cfg = launchConfig(def, scalars, config);
-    const grid = dim3(cfg.grid);
-    const block = dim3(cfg.block);
-    const occ = occupancyFor(o.arch, def, ir, grid, block, cfg.dynamicShared ?? 0);
-    this.memsys.beginLaunch({ cacheControl: 'none', l1Bytes: occ.l1Bytes });
-    runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
-      arch: o.arch,
-      file: o.file,
-      mem: this.mem,
-      host: this.host,
-      memsys: this.memsys,
-      grid,
-      block,
-      maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
-      quantum: o.quantum ?? 64,
-    });
-    this.memsys.endLaunch();
+    this.execute(def, args, scalars, cfg, dim3(cfg.grid), dim3(cfg.block), 'none');
   }
 
-  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
+  /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
+  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none') {
     const o = this.opts;
     const ir = this.irOf(def);
-    const cfg = launchConfig(def, scalars, config);
-    const grid = o.grid ?? dim3(cfg.grid);
-    const block = o.block ?? dim3(cfg.block);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = occupancyFor(o.arch, def, ir, grid, block, cfg.dynamicShared ?? 0);
-    this.memsys.beginLaunch({ cacheControl: o.cacheControl, l1Bytes: occ.l1Bytes });
+    this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const out = runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
       arch: o.arch,
       file: o.file,
       mem: this.mem,
-      host: this.host,
       memsys: this.memsys,
       grid,
       block,
       maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
       quantum: o.quantum ?? 64,
     });
-    const cache = this.memsys.endLaunch();
+    return { out, occ, cache: this.memsys.endLaunch() };
+  }
+
+  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
+    const o = this.opts;
+    const cfg = launchConfig(def, scalars, config);
+    const { out, occ, cache } = this.execute(def, args, scalars, cfg, o.grid ?? dim3(cfg.grid), o.block ?? dim3(cfg.block), o.cacheControl);
     let check: KernelResult['check'];
     if (standalone && def.check) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars));
