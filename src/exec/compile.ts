@@ -37,6 +37,32 @@ export interface Program {
   fns: Exec[];
   meta: InstrMeta[];
   storages: Storage[];
+  /** registers whose value is the same in every lane of every warp of the launch, shared by all warps */
+  constantRegs: Map<number, RegArray>;
+}
+
+/** a register array holding one value in all 32 lanes */
+function constantArray(s: Storage, v: number | bigint): RegArray {
+  switch (s) {
+    case 'i32': return new Int32Array(32).fill(Number(v));
+    case 'f32': return new Float32Array(32).fill(Number(v));
+    case 'f64': return new Float64Array(32).fill(Number(v));
+    case 'i64': return new BigInt64Array(32).fill(BigInt(v));
+  }
+}
+
+/** special registers that are constants of the launch (blockDim, gridDim, dynamic shared base) */
+function launchConstant(sreg: SpecialReg, env: ExecEnv): number | null {
+  switch (sreg) {
+    case 'ntid.x': return env.block[0];
+    case 'ntid.y': return env.block[1];
+    case 'ntid.z': return env.block[2];
+    case 'nctaid.x': return env.grid[0];
+    case 'nctaid.y': return env.grid[1];
+    case 'nctaid.z': return env.grid[2];
+    case 'dynsmem': return env.dynamicSharedBase;
+    default: return null;
+  }
 }
 
 interface Slot {
@@ -262,6 +288,7 @@ function fallsThrough(list: readonly Instr[]): boolean {
 
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
+  const constantRegs = new Map<number, RegArray>();
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);
@@ -311,26 +338,20 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     }
     switch (i.op) {
       case 'param': {
-        // arguments are known before compilation: the value is a constant of this closure
-        const v = env.args[i.name] ?? 0;
-        const dst = i.dst;
-        emit(
-          typeof v === 'bigint'
-            ? (w: Warp) => {
-                const r = w.regs[dst] as BigInt64Array;
-                for (let l = 0; l < 32; l++) r[l] = v;
-              }
-            : (w: Warp) => {
-                const r = w.regs[dst] as Float64Array | Int32Array | Float32Array;
-                for (let l = 0; l < 32; l++) r[l] = v;
-              },
-          meta(i),
-        );
+        // arguments are known before compilation and the same in every lane of every warp: one shared
+        // register array serves all warps (no per-warp copy to write; the LDC still counts)
+        constantRegs.set(i.dst, constantArray(storageOf(i.type), env.args[i.name] ?? 0));
+        emit(() => {}, meta(i));
         return;
       }
-      case 'special':
-        emit(genSpecial(i.sreg, i.dst, env), meta(i));
+      case 'special': {
+        const v = launchConstant(i.sreg, env);
+        if (v !== null) {
+          constantRegs.set(i.dst, constantArray(storageOf(i.type), v));
+          emit(() => {}, meta(i));
+        } else emit(genSpecial(i.sreg, i.dst, env), meta(i));
         return;
+      }
       case 'ld':
       case 'st':
         emit(i.space === 'shared' ? genSharedAccess(i, index, env) : genGlobalAccess(i, index, env), meta(i));
@@ -488,16 +509,13 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     fns: slots.map((s) => s.fn as Exec),
     meta: slots.map((s) => s.meta),
     storages: kernel.regs.map((r) => storageOf(r.type)),
+    constantRegs,
   };
 }
 
+/** per-warp special registers (the launch constants are shared arrays, see launchConstant) */
 function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
-  const [bx, by, bz] = env.block;
-  const [gx, gy, gz] = env.grid;
-  const constant = (v: number): Exec => (w: Warp) => {
-    const r = w.regs[dst] as Int32Array;
-    for (let l = 0; l < 32; l++) r[l] = v;
-  };
+  const [bx, by] = env.block;
   const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => {
     const r = w.regs[dst] as Int32Array;
     const v = f(w);
@@ -527,9 +545,6 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
         const r = w.regs[dst] as Int32Array;
         for (let l = 0; l < 32; l++) r[l] = l;
       };
-    case 'ntid.x': return constant(bx);
-    case 'ntid.y': return constant(by);
-    case 'ntid.z': return constant(bz);
     case 'ctaid.x':
       return (w: Warp) => {
         const r = w.regs[dst] as Int32Array;
@@ -548,11 +563,8 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
         const v = w.ctaZ;
         for (let l = 0; l < 32; l++) r[l] = v;
       };
-    case 'nctaid.x': return constant(gx);
-    case 'nctaid.y': return constant(gy);
-    case 'nctaid.z': return constant(gz);
     case 'warpid': return uniform((w) => w.warpInBlock);
-    case 'dynsmem': return (w: Warp) => (w.regs[dst] as Float64Array).fill(env.dynamicSharedBase);
+    default: throw new Error(`${sreg} is a launch constant`);
   }
 }
 

@@ -71,7 +71,7 @@ class BlockSlot {
     sharedBytes: number,
   ) {
     for (let i = 0; i < warpsPerBlock; i++) {
-      const w = new Warp(allocRegs(prog.storages));
+      const w = new Warp(allocRegs(prog.storages, prog.constantRegs));
       w.warpInBlock = i;
       w.sm = sm;
       this.warps.push(w);

@@ -29,13 +29,14 @@ export function popc(m: number): number {
  * contiguous block of memory (thousands of warps are resident; scattered small arrays thrash the
  * host's caches).
  */
-export function allocRegs(storages: Storage[]): RegArray[] {
+export function allocRegs(storages: Storage[], shared: ReadonlyMap<number, RegArray> = new Map()): RegArray[] {
   const bytes = (s: Storage) => (s === 'i32' || s === 'f32' ? 128 : 256);
-  const buffer = new ArrayBuffer(storages.reduce((n, s) => n + bytes(s), 0));
+  const own = storages.map((s, i) => ({ s, i })).filter(({ i }) => !shared.has(i));
+  const buffer = new ArrayBuffer(own.reduce((n, { s }) => n + bytes(s), 0));
   let off = 0;
   // 8-byte registers first keeps every view aligned
-  const order = storages.map((s, i) => ({ s, i })).sort((a, b) => bytes(b.s) - bytes(a.s));
-  const out = new Array<RegArray>(storages.length);
+  const order = own.sort((a, b) => bytes(b.s) - bytes(a.s));
+  const out = storages.map((_, i) => shared.get(i) as RegArray);
   for (const { s, i } of order) {
     switch (s) {
       case 'i32':

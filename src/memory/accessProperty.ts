@@ -22,22 +22,8 @@ export const HINT_DEMOTE = 3;
 export type L2Hint = 0 | 1 | 2 | 3;
 
 /** cuda::access_property carried by an annotated_ptr (static per instruction); 'global' = no hint */
-export type AccessProperty =
-  | { kind: 'global' | 'normal' | 'streaming' | 'persisting' | 'shared' }
-  | {
-      kind: 'interleaved';
-      primary: 'normal' | 'streaming' | 'persisting';
-      fraction: number;
-      secondary?: 'normal' | 'streaming' | 'persisting' | 'global';
-    }
-  | {
-      kind: 'range';
-      base: number;
-      primaryBytes: number;
-      totalBytes: number;
-      primary: 'normal' | 'streaming' | 'persisting';
-      secondary?: 'normal' | 'streaming' | 'persisting' | 'global';
-    };
+import type { AccessProperty } from '../ir/types.js';
+export type { AccessProperty };
 
 export interface AccessPolicyWindow {
   base: number;

@@ -168,6 +168,12 @@ export class L2Cache {
   private lastPairExtra = 0;
   /** DRAM fills caused by partial-sector writes (counted with the write lookups: see hit rates) */
   writeFills = 0;
+  /**
+   * sectors written by an SM of the other partition: the near partition passes the write on to the
+   * line's home over the L2 fabric, a second (hit) lookup (H200 g_st_*_coalesced: lts__t_sectors
+   * = 1.5-1.7 x the tex write sectors, all hits)
+   */
+  writeFabric = 0;
   atomSectors = 0;
   atomHit = 0;
   atomMiss = 0;
@@ -220,7 +226,7 @@ export class L2Cache {
     this.readHit = this.readMiss = this.readSectors = this.readRequests = 0;
     this.fabricSectors = this.fabricHit = 0;
     this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
-    this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = 0;
+    this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = this.writeFabric = 0;
     this.atomSectors = this.atomHit = this.atomMiss = 0;
     this.hintHit.fill(0);
     this.hintSectors.fill(0);
@@ -664,7 +670,10 @@ export class L2Cache {
     if (this.partitions > 1 && sm >= 0) {
       const near = this.smPart[sm & 1023]!;
       const home = this.homeOf(line);
-      if (near !== home) this.writeCopy(line, mask, fullMask, hint, near);
+      if (near !== home) {
+        this.writeCopy(line, mask, fullMask, hint, near);
+        this.writeFabric += popcount4(mask);
+      }
       this.dropCopies(line, home, near);
     }
     const w = this.lookup(line, hint);

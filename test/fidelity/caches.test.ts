@@ -2,13 +2,13 @@
  * The cache counters of the global-memory family (micro.cu g_ld_* / g_st_*, caches flushed before
  * each kernel: ncu --cache-control all) through `warpsight validate` against ncu_raw_g.csv:
  * L1 load hit rate and L2 hit rate within 5 points, DRAM bytes read and written within 10 %
- * (issue #5). Known deviations, judged against a looser bound and listed here so a change that fixes
- * (or worsens) them shows:
- *  - partial-sector stores (g_st_u32_stride2/stride32, g_st_u64/u128_stride2): L2 hit ~50 % vs
- *    57-64 %, and DRAM reads of the read-merge fills up to 25 % high (the H200 merges more partial
- *    writes before filling);
- *  - DRAM write-backs of kernels that leave less than a few MB dirty are second order (the
- *    dirty-line cap is calibrated on the large ones): judged within 2 MB instead of 10 %.
+ * (issue #5; write-backs below 20 MB within 2 MB). One known deviation, judged against a looser
+ * bound and printed so that a change that fixes (or worsens) it shows:
+ *  - g_ld_u128_stride2 writes back ~54 MB vs 48.4: the H200 keeps 18.7 MB dirty at the end against
+ *    13.4 MB in g_ld_u64_stride2, the same 2:1 read/write mix, where a steady-state replacement model
+ *    gives both the same (u64_stride2 is within 10 %). Stores that trail their loads by the loads in
+ *    flight (longer with 1-KB-per-warp loads) would explain part of it: the order of the accesses,
+ *    not the L2.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
@@ -18,13 +18,14 @@ const L1 = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
 const L2 = 'lts__t_sector_hit_rate.pct';
 const RD = 'dram__bytes_read.sum';
 const WR = 'dram__bytes_write.sum';
-const PARTIAL_STORES = /^g_st_(u32_stride(2|32)|u64_stride2|u128_stride2)$/;
+/** kernel -> relative bound on DRAM bytes written (see above) */
+const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u128_stride2: 0.15 };
 
 let rows: ValidationRow[] = [];
 beforeAll(async () => {
   rows = [
-    ...(await validateAgainstH200('kernels/global_loads.ts', 'ncu_raw_g.csv', { kernel: ['regex:^g_ld_'] })),
-    ...(await validateAgainstH200('kernels/global_stores.ts', 'ncu_raw_g.csv', { kernel: ['regex:^g_st_'] })),
+    ...(await validateAgainstH200('global_loads', 'ncu_raw_g.csv', { kernel: ['regex:^g_ld_'] })),
+    ...(await validateAgainstH200('global_stores', 'ncu_raw_g.csv', { kernel: ['regex:^g_st_'] })),
   ];
 }, 1_200_000);
 
@@ -44,15 +45,18 @@ describe('global family caches vs the H200 (cold caches)', () => {
     expect(off(L1, () => 5, abs)).toEqual([]);
   });
 
-  it('L2 hit rate within 5 points (partial-sector stores within 15)', () => {
-    expect(off(L2, (r) => (PARTIAL_STORES.test(r.kernel) ? 15 : 5), abs)).toEqual([]);
+  it('L2 hit rate within 5 points', () => {
+    expect(off(L2, () => 5, abs)).toEqual([]);
   });
 
-  it('DRAM bytes read within 10 % (partial-sector stores within 30 %)', () => {
-    expect(off(RD, (r) => (PARTIAL_STORES.test(r.kernel) ? 0.3 : 0.1) * r.ncu! + 0.1e6, abs)).toEqual([]);
+  it('DRAM bytes read within 10 %', () => {
+    expect(off(RD, (r) => 0.1 * r.ncu! + 0.1e6, abs)).toEqual([]);
   });
 
   it('DRAM bytes written within 10 % or 2 MB', () => {
-    expect(off(WR, (r) => Math.max(0.1 * r.ncu!, 2e6), abs)).toEqual([]);
+    for (const r of rows)
+      if (r.metric === WR && r.kernel in KNOWN_WRITE_GAPS)
+        console.log(`known gap: ${r.kernel} DRAM bytes written H200 ${(r.ncu! / 1e6).toFixed(1)} MB vs ${(r.warpsight! / 1e6).toFixed(1)} MB`);
+    expect(off(WR, (r) => Math.max((KNOWN_WRITE_GAPS[r.kernel] ?? 0.1) * r.ncu!, 2e6), abs)).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
 /**
  * Family-1 address streams (micro.cu g_ld_* / g_st_*) replayed into the hierarchy with ncu's
  * --cache-control all, compared with the H200 (groundtruth/h200/summary.json).
- * Known deviations (timing effects a schedule-free replay cannot see), not asserted here:
- *  - u8 coalesced/broadcast/misaligned, u16 misaligned: L2 hit 50-53 % vs 57-60 % (the H200 gets some
- *    hits on the partner sector of in-flight 64-B fills that we count as merged misses);
- *  - partial-sector stores: L2 hit 50 % vs 57-64 %, g_st_u32_stride2 DRAM reads 33.6 vs 27.0 MB.
+ * Known deviation, not asserted here: g_ld_u128_stride2 writes back 53.8 MB vs 48.4 (the H200 keeps
+ * 18.7 MB dirty against 13.4 MB in g_ld_u64_stride2, the same 2:1 read/write mix; a steady-state
+ * replacement model gives both the same).
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
@@ -50,6 +49,8 @@ describe('family 1 vs H200', () => {
     'g_ld_u16_stride32',
     'g_ld_u32_broadcast',
     'g_ld_u64_coalesced',
+    'g_ld_u64_misaligned',
+    'g_ld_u64_stride2',
     'g_ld_u64_broadcast',
     'g_ld_u128_coalesced',
     'g_ld_u128_stride32',
@@ -59,13 +60,12 @@ describe('family 1 vs H200', () => {
     'g_st_u32_misaligned',
     'g_st_u64_coalesced',
     'g_st_u128_coalesced',
-  ])('%s: L2 hit within 5 points, DRAM read within 10 %, DRAM write within 15 % or 6 MB', (k) => {
+  ])('%s: L2 hit within 5 points, DRAM read within 10 %, DRAM write within 10 % or 2 MB', (k) => {
     const o = run(k);
     const g = gt(k);
     expect(Math.abs(o[L2_HIT]! - g[L2_HIT]!)).toBeLessThan(5);
     expect(Math.abs(o[RD]! - g[RD]!)).toBeLessThanOrEqual(0.1 * g[RD]! + 1e4);
-    // write-backs are second order (dirty-cap model): g_ld_u64_coalesced 8.4 vs 14.0 MB, u32_stride2 0 vs 5.1
-    expect(Math.abs(o[WR]! - g[WR]!)).toBeLessThanOrEqual(Math.max(0.15 * g[WR]!, 6e6));
+    expect(Math.abs(o[WR]! - g[WR]!)).toBeLessThanOrEqual(Math.max(0.1 * g[WR]!, 2e6));
   });
 
   it('stride 32: DRAM reads twice the requested sectors (64-B fills), u8 stride 32 exactly them', () => {
@@ -76,12 +76,23 @@ describe('family 1 vs H200', () => {
     expect(u8['dram__sectors_read.sum']).toBe(4194304);
   });
 
-  it('partial-sector stores read DRAM: g_st_u32_stride2 ~27 MB, stride32 ~132 MB', () => {
-    const s2 = run('g_st_u32_stride2');
-    const s32 = run('g_st_u32_stride32');
-    expect(s2[RD]! / gt('g_st_u32_stride2')[RD]!).toBeGreaterThan(0.9);
-    expect(s2[RD]! / gt('g_st_u32_stride2')[RD]!).toBeLessThan(1.3);
-    expect(Math.abs(s32[RD]! / gt('g_st_u32_stride32')[RD]! - 1)).toBeLessThan(0.05);
-    expect(Math.abs(s32[WR]! / gt('g_st_u32_stride32')[WR]! - 1)).toBeLessThan(0.1);
+  it.each(['g_st_u32_stride2', 'g_st_u32_stride32', 'g_st_u64_stride2', 'g_st_u128_stride2'])(
+    '%s (partial-sector stores): DRAM read-merge fills and write-backs within 10 percent, L2 hit within 5 points',
+    (k) => {
+      const o = run(k);
+      const g = gt(k);
+      expect(Math.abs(o[RD]! / g[RD]! - 1)).toBeLessThan(0.1);
+      expect(Math.abs(o[WR]! / g[WR]! - 1)).toBeLessThan(0.1);
+      expect(Math.abs(o[L2_HIT]! - g[L2_HIT]!)).toBeLessThan(5);
+    },
+  );
+
+  it('partial sectors still waiting at the end of a kernel are not filled inside it', () => {
+    const o = run('g_st_u32_stride2');
+    const waiting = m.l2.partialSectors();
+    // ~2 lines of 4 partial sectors per set (H200: 206k of the 1,048,576 written sectors)
+    expect(waiting).toBeGreaterThan(150_000);
+    expect(waiting).toBeLessThan(260_000);
+    expect(o['dram__sectors_read.sum']! + waiting).toBe(1_048_576);
   });
 });

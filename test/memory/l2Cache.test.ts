@@ -45,6 +45,41 @@ describe('L2Cache', () => {
     expect(l2.writeFills).toBe(1);
   });
 
+  it('keeps at most partialLinesPerSet lines waiting with partial sectors per set: the oldest is filled', () => {
+    const { dram, l2 } = small(128 * 16, { partialLinesPerSet: 2 }); // one set
+    const half = [0x0000ffff, 0x0000ffff, 0x0000ffff, 0x0000ffff];
+    l2.write(1, 0b0011, 0, HINT_UNCHANGED, half);
+    l2.write(2, 0b0001, 0, HINT_UNCHANGED, half);
+    expect(dram.readSectors).toBe(0);
+    // a second partial write to a waiting line adds a sector, no new line waits
+    l2.write(2, 0b0010, 0, HINT_UNCHANGED, half);
+    expect(dram.readSectors).toBe(0);
+    // a third line: line 1 (oldest) fills its two partial sectors
+    l2.write(3, 0b0001, 0, HINT_UNCHANGED, half);
+    expect(dram.readSectors).toBe(2);
+    expect(l2.writeFills).toBe(2);
+    expect(l2.partialSectors()).toBe(3);
+    // completing a waiting sector cancels its fill
+    l2.write(3, 0b0001, 0, HINT_UNCHANGED, [0xffff0000, 0, 0, 0]);
+    expect(l2.partialSectors()).toBe(2);
+    // a read of a waiting sector fills it (read-merge)
+    l2.read(2, 0b0001, HINT_UNCHANGED);
+    expect(l2.partialSectors()).toBe(1);
+    expect(l2.writeFills).toBe(3);
+  });
+
+  it('counts a line waiting with partial sectors as partialDirtyWeight lines in the dirty cap', () => {
+    // one set, dirty cap round(16 * 0.25) = 4 lines
+    const run = (weight: number) => {
+      const { dram, l2 } = small(128 * 16, { dirtyFraction: 0.25, partialDirtyWeight: weight });
+      l2.write(1, 0b0001, 0, HINT_UNCHANGED, [0xff, 0, 0, 0]);
+      for (let line = 10; line < 13; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
+      return dram.writeSectors;
+    };
+    expect(run(1)).toBe(0); // 1 + 3 = 4 dirty lines: at the cap
+    expect(run(2)).toBe(4); // 2 + 3 = 5 > 4: the LRU whole dirty line (line 10) is cleaned
+  });
+
   it('writes back dirty sectors on eviction and on flush', () => {
     const { dram, l2 } = small(128 * 16); // one set of 16 ways
     for (let line = 0; line < 17; line++) l2.write(line, 0b0011, 0b0011, HINT_UNCHANGED);
