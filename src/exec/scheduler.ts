@@ -8,7 +8,7 @@ import { KernelFault } from '../errors.js';
 import { Page } from '../memory/deviceMemory.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
-import { allocRegs, popc, Warp, WarpState } from './warp.js';
+import { allocRegFiles, popc, type RegArray, Warp, WarpState } from './warp.js';
 
 export interface RunOptions {
   smCount: number;
@@ -66,12 +66,11 @@ class BlockSlot {
   constructor(
     readonly slot: number,
     readonly sm: number,
-    prog: Program,
-    warpsPerBlock: number,
+    regFiles: RegArray[][],
     sharedBytes: number,
   ) {
-    for (let i = 0; i < warpsPerBlock; i++) {
-      const w = new Warp(allocRegs(prog.storages, prog.constantRegs));
+    for (let i = 0; i < regFiles.length; i++) {
+      const w = new Warp(regFiles[i] as RegArray[]);
       w.warpInBlock = i;
       w.sm = sm;
       this.warps.push(w);
@@ -113,8 +112,9 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
 
   const slotOfWarp = new Map<Warp, BlockSlot>();
   const slots: BlockSlot[] = [];
+  const regFiles = allocRegFiles(prog.storages, slotsCount * warpsPerBlock, prog.constantRegs);
   for (let s = 0; s < slotsCount; s++) {
-    const b = new BlockSlot(s, s % opts.smCount, prog, warpsPerBlock, env.sharedBytes);
+    const b = new BlockSlot(s, s % opts.smCount, regFiles.slice(s * warpsPerBlock, (s + 1) * warpsPerBlock), env.sharedBytes);
     for (const w of b.warps) slotOfWarp.set(w, b);
     slots.push(b);
   }

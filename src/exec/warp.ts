@@ -24,37 +24,47 @@ export function popc(m: number): number {
   return (popTable[m & 0xffff] as number) + (popTable[(m >>> 16) & 0xffff] as number);
 }
 
+/** bytes of one register (32 lanes) */
+const regBytes = (s: Storage): number => (s === 'i32' || s === 'f32' ? 128 : 256);
+
 /**
- * A warp's registers: typed-array views into one buffer, so that a warp's whole register file is one
- * contiguous block of memory (thousands of warps are resident; scattered small arrays thrash the
- * host's caches).
+ * Register files of `count` warps: typed-array views into one buffer, warp after warp, so that the
+ * warps the scheduler visits in turn sit next to each other in memory (thousands of warps are
+ * resident; scattered small arrays thrash the host's caches). Registers in `shared` (launch
+ * constants) are one array for all warps.
  */
-export function allocRegs(storages: Storage[], shared: ReadonlyMap<number, RegArray> = new Map()): RegArray[] {
-  const bytes = (s: Storage) => (s === 'i32' || s === 'f32' ? 128 : 256);
-  const own = storages.map((s, i) => ({ s, i })).filter(({ i }) => !shared.has(i));
-  const buffer = new ArrayBuffer(own.reduce((n, { s }) => n + bytes(s), 0));
-  let off = 0;
+export function allocRegFiles(storages: Storage[], count: number, shared: ReadonlyMap<number, RegArray> = new Map()): RegArray[][] {
   // 8-byte registers first keeps every view aligned
-  const order = own.sort((a, b) => bytes(b.s) - bytes(a.s));
-  const out = storages.map((_, i) => shared.get(i) as RegArray);
-  for (const { s, i } of order) {
-    switch (s) {
-      case 'i32':
-        out[i] = new Int32Array(buffer, off, 32);
-        break;
-      case 'f32':
-        out[i] = new Float32Array(buffer, off, 32);
-        break;
-      case 'f64':
-        out[i] = new Float64Array(buffer, off, 32);
-        break;
-      case 'i64':
-        out[i] = new BigInt64Array(buffer, off, 32);
-        break;
+  const own = storages
+    .map((s, i) => ({ s, i }))
+    .filter(({ i }) => !shared.has(i))
+    .sort((a, b) => regBytes(b.s) - regBytes(a.s));
+  const perWarp = own.reduce((n, { s }) => n + regBytes(s), 0);
+  const buffer = new ArrayBuffer(Math.max(8, perWarp * count));
+  const files: RegArray[][] = [];
+  for (let w = 0; w < count; w++) {
+    let off = w * perWarp;
+    const out = storages.map((_, i) => shared.get(i) as RegArray);
+    for (const { s, i } of own) {
+      switch (s) {
+        case 'i32':
+          out[i] = new Int32Array(buffer, off, 32);
+          break;
+        case 'f32':
+          out[i] = new Float32Array(buffer, off, 32);
+          break;
+        case 'f64':
+          out[i] = new Float64Array(buffer, off, 32);
+          break;
+        case 'i64':
+          out[i] = new BigInt64Array(buffer, off, 32);
+          break;
+      }
+      off += regBytes(s);
     }
-    off += bytes(s);
+    files.push(out);
   }
-  return out;
+  return files;
 }
 
 export class Warp {

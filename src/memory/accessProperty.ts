@@ -10,6 +10,7 @@
  * Range: primary on [base, base+primaryBytes), secondary on the rest of totalBytes and on the
  * preceding range of the same length (PTX createpolicy.range); elsewhere unchanged.
  */
+import type { AccessProperty } from '../ir/types.js';
 
 /** no hint: misses insert as normal, hits leave the line's class alone (evict_unchanged) */
 export const HINT_UNCHANGED = 0;
@@ -21,8 +22,7 @@ export const HINT_LAST = 2;
 export const HINT_DEMOTE = 3;
 export type L2Hint = 0 | 1 | 2 | 3;
 
-/** cuda::access_property carried by an annotated_ptr (static per instruction); 'global' = no hint */
-import type { AccessProperty } from '../ir/types.js';
+/** cuda::access_property carried by an annotated_ptr (static per instruction, defined with the IR); 'global' = no hint */
 export type { AccessProperty };
 
 export interface AccessPolicyWindow {
