@@ -77,6 +77,7 @@ export function finishResult(x: FinishInput): KernelResult {
   return {
     id: x.id,
     name: x.base.name,
+    ...(x.base.signature ? { signature: x.base.signature } : {}),
     file: x.base.file,
     launch,
     metrics: sorted,

@@ -10,7 +10,7 @@ import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
 import { runGrid } from '../exec/scheduler.js';
 import { KernelBuilder } from '../ir/builder.js';
-import type { Instr, KernelIR, ParamDecl } from '../ir/types.js';
+import type { Instr, KernelIR, ParamDecl, ValueType } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
@@ -171,6 +171,7 @@ export function runLaunch(
     warpInstructions: stats.warpInstructions,
     result: {
       name: def.name,
+      signature: signatureOf(def.name, ir),
       file: opts.file,
       launch: {
         grid,
@@ -184,6 +185,12 @@ export function runLaunch(
       instructions: instructionCounters(prog, env.counters),
     },
   };
+}
+
+/** the kernel as ncu names it: parameter types and names, C-like (`u32 *in`, `i32 n`) */
+function signatureOf(name: string, ir: KernelIR): string {
+  const typeOf = (t: ValueType): string => (t.tag === 'ptr' ? `${t.elem.tag === 'vec' ? `${t.elem.elem.kind}x${t.elem.n}` : t.elem.kind} *` : `${t.kind} `);
+  return `${name}(${ir.params.map((p) => `${typeOf(p.type)}${p.name}`).join(', ')})`;
 }
 
 /** an upper bound of the compiled program's length: a structured instruction lays out at most 3 slots per IR instruction (loop heads appear twice) */

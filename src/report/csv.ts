@@ -64,8 +64,8 @@ function identityCells(report: Report, k: KernelResult, opts: CsvOptions): strin
     'Process ID': String(id.processId ?? 0),
     'Process Name': id.processName ?? report.tool.name,
     'Host Name': id.hostName ?? 'localhost',
-    // Report kernels carry no parameter types, so there is no signature to print after the name
-    'Kernel Name': k.name,
+    // the kernel with its parameter types, as ncu prints it (the reader takes the name before '(')
+    'Kernel Name': k.signature ?? k.name,
     Context: String(id.context ?? 1),
     Stream: String(k.launch.stream ?? id.defaultStream ?? 7),
     'Block Size': formatDim3(k.launch.block),

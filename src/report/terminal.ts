@@ -251,11 +251,11 @@ export function hotSpotLines(kernel: Pick<KernelResult, 'file' | 'instructions' 
 }
 
 /** The kernel line ncu prints above a kernel's sections. */
-export function kernelHeaderLine(kernel: Pick<KernelResult, 'name' | 'launch'>, device: Pick<Device, 'cc'>): string {
+export function kernelHeaderLine(kernel: Pick<KernelResult, 'name' | 'launch' | 'signature'>, device: Pick<Device, 'cc'>): string {
   const { launch } = kernel;
-  const params = Object.values(launch.params).join(', ');
+  const signature = kernel.signature ?? `${kernel.name}(${Object.values(launch.params).join(', ')})`;
   return (
-    `  ${kernel.name}(${params}) (${launch.grid.join(', ')})x(${launch.block.join(', ')}), ` +
+    `  ${signature} (${launch.grid.join(', ')})x(${launch.block.join(', ')}), ` +
     `Context 1, Stream ${launch.stream ?? DEFAULT_STREAM}, Device 0, CC ${device.cc}`
   );
 }
