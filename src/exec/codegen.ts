@@ -5,7 +5,7 @@
  * block that defines it); only moves into k.let() variables are masked.
  */
 import type { Instr, Operand, ScalarKind, ValueType } from '../ir/types.js';
-import { isFloat, isSigned, storageOf } from '../ir/typesys.js';
+import { isSigned } from '../ir/typesys.js';
 import type { Warp } from './warp.js';
 
 export type Exec = (w: Warp) => void;
@@ -348,9 +348,3 @@ export function genArith(i: Instr): Exec | null {
       return null;
   }
 }
-
-/** does the result type use float math (for opcode naming and timing class) */
-export function floatOp(t: ValueType): boolean {
-  return isFloat(t);
-}
-export { storageOf };

@@ -8,7 +8,7 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
-import { FULL, popc, type RegArray, type Warp, WarpState } from './warp.js';
+import { popc, type RegArray, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -568,4 +568,3 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
   }
 }
 
-export { FULL, WarpState };

@@ -107,7 +107,6 @@ interface PageState {
   resolve(w: Warp, l: number, addr: number): void;
   misaligned(w: Warp, l: number, addr: number): never;
 }
-const pageBase0 = (st: PageState): number => st.pageBase;
 
 type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState, sec: Float64Array, bm: Uint32Array) => number;
 
@@ -203,7 +202,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       st.pending = page.pending;
       st.arr = page[view];
       st.pageBase = alloc.base + pageIdx * PB;
-      st.pageLen = Math.min(PB, alloc.end - pageBase0(st));
+      st.pageLen = Math.min(PB, alloc.end - st.pageBase);
     },
     misaligned(w: Warp, l: number, addr: number): never {
       return misalignedFault(env, w, l, addr, size, 'global', i.loc);

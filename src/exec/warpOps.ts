@@ -8,7 +8,7 @@ import type { Instr, Operand } from '../ir/types.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { threadDesc } from './memOps.js';
-import { popc, type RegArray, type Warp } from './warp.js';
+import type { RegArray, Warp } from './warp.js';
 
 const lanesOf = (m: number): string => {
   const out: number[] = [];
@@ -189,4 +189,3 @@ export function genActivemask(i: Extract<Instr, { op: 'activemask' }>): Exec {
   return (w: Warp) => (w.regs[i.dst] as Int32Array).fill(w.mask);
 }
 
-export { popc };

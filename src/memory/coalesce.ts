@@ -12,8 +12,6 @@ export class Coalescer {
   /** per sector: bit i set = byte i written/read by some lane */
   readonly byteMasks = new Uint32Array(64);
   count = 0;
-  private readonly scratch = new Float64Array(32);
-  private readonly scratchMask = new Uint32Array(32);
 
   /**
    * Coalesce the lanes of `mask` that access `size` bytes at addrs[lane]. Accesses are naturally
@@ -54,23 +52,27 @@ export class Coalescer {
 
   /** sort sectors ascending and merge duplicates (non-monotonic lane addresses) */
   private sortUnique(n: number): number {
-    const s = this.scratch;
-    const m = this.scratchMask;
-    const order: number[] = [];
-    for (let i = 0; i < n; i++) order.push(i);
+    // insertion sort in place (at most 32 entries, on the interpreter's path: no allocation)
     const sectors = this.sectors;
-    order.sort((a, b) => (sectors[a] as number) - (sectors[b] as number));
-    for (let i = 0; i < n; i++) {
-      s[i] = sectors[order[i] as number] as number;
-      m[i] = this.byteMasks[order[i] as number] as number;
+    const masks = this.byteMasks;
+    for (let i = 1; i < n; i++) {
+      const sv = sectors[i] as number;
+      const mv = masks[i] as number;
+      let j = i - 1;
+      while (j >= 0 && (sectors[j] as number) > sv) {
+        sectors[j + 1] = sectors[j] as number;
+        masks[j + 1] = masks[j] as number;
+        j--;
+      }
+      sectors[j + 1] = sv;
+      masks[j + 1] = mv;
     }
     let out = 0;
     for (let i = 0; i < n; i++) {
-      if (out > 0 && sectors[out - 1] === s[i]) {
-        this.byteMasks[out - 1] = ((this.byteMasks[out - 1] as number) | (m[i] as number)) >>> 0;
-      } else {
-        sectors[out] = s[i] as number;
-        this.byteMasks[out] = m[i] as number;
+      if (out > 0 && sectors[out - 1] === sectors[i]) masks[out - 1] = ((masks[out - 1] as number) | (masks[i] as number)) >>> 0;
+      else {
+        sectors[out] = sectors[i] as number;
+        masks[out] = masks[i] as number;
         out++;
       }
     }

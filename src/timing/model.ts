@@ -428,6 +428,14 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     return wi;
   };
 
+  /** a narrow pipe (FP64, MUFU) accepts one warp instruction at a time: waiting for it is a pipe-throttle stall */
+  const throughPipe = (cal: Calendars, sched: number, ti: number): number => {
+    const tp = cal.reserve(sched, ti, 1);
+    if (tp <= ti + 1) return ti;
+    stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
+    return tp - 1;
+  };
+
   const issue = (w: Warp, pc: number): void => {
     const wi = idOf(w);
     if ((wLinear[wi] as number) !== w.blockLinear || (wRec[wi] as number) < 0) switchBlock(wi, w);
@@ -475,21 +483,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       case K_FMA:
         resLat = lat.fma;
         break;
-      case K_FP64: {
-        const tp = fp64Cal.reserve(sched, ti, 1);
-        if (tp > ti + 1) {
-          stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
-          ti = tp - 1;
-        }
+      case K_FP64:
+        ti = throughPipe(fp64Cal, sched, ti);
         resLat = lat.fp64;
         break;
-      }
       case K_SFU: {
-        const tp = sfuCal.reserve(sched, ti, 1);
-        if (tp > ti + 1) {
-          stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
-          ti = tp - 1;
-        }
+        ti = throughPipe(sfuCal, sched, ti);
         resLat = lat.sfu;
         resKind = R_SHORT;
         break;
