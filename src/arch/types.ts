@@ -69,10 +69,12 @@ export interface Arch {
     constant: number;
     /** DFMA/DADD dependent latency (default 8) */
     fp64: number;
-    /** SM-side cost of launching a block, per warp (the CTA dispatcher; default 15.5, calibrated on g_st_*) */
-    ctaLaunchPerWarp: number;
-    /** cycles between a block's last warp exiting and its slot taking the next block (default 0) */
+    /** cycles between two block launches on one SM (the SM's block launcher is a serial resource) */
+    ctaLaunch: number;
+    /** cycles between a block's last warp exiting and its slot taking the next block */
     blockRetire: number;
+    /** spread of DRAM latency around its mean (row hits and misses, bank queues): a request takes dram ± dramJitter/2 */
+    dramJitter: number;
   };
   /** sustained throughputs */
   throughput: {

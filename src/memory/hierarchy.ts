@@ -36,6 +36,8 @@ export interface AccessOutcome {
   l1HitSectors: number;
   l2HitSectors: number;
   dramSectors: number;
+  /** dirty sectors the request pushed out of L2 to DRAM (write-backs; write-throughs of a set-aside) */
+  dramWriteSectors: number;
 }
 
 export interface HierarchyOptions {
@@ -94,7 +96,7 @@ export class MemoryHierarchy {
   private l1StMiss = 0;
 
   private readonly lineBytes = new Uint32Array(4);
-  private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0 };
+  private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0, dramWriteSectors: 0 };
 
   constructor(
     private readonly arch: Arch,
@@ -181,6 +183,7 @@ export class MemoryHierarchy {
     let l2Hit = 0;
     let dramSectors = 0;
     let reachedL2 = false;
+    const written0 = this.dram.writeSectors;
     const sec = a.sectors;
     const n = a.count;
     const op = a.op;
@@ -246,6 +249,7 @@ export class MemoryHierarchy {
     out.l1HitSectors = l1Hit;
     out.l2HitSectors = l2Hit;
     out.dramSectors = dramSectors;
+    out.dramWriteSectors = this.dram.writeSectors - written0;
     return out;
   }
 

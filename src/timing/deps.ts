@@ -86,6 +86,37 @@ function writesOf(i: Instr): number[] {
   }
 }
 
+const add = (list: Int32Array, extra: readonly number[]): Int32Array => Int32Array.from(new Set([...list, ...extra]));
+
+/**
+ * The compiler drops two kinds of IR instruction that SASS does not have (compile.ts `uncount`): a
+ * register copy right after the instruction that computed its source (ptxas writes the result
+ * straight into the destination), and a constant-offset `lea` folded into the next load/store's
+ * address. Their dependences move to the instruction that does the work: the producer also writes
+ * the copy's destination, and the memory instruction reads the lea's operands.
+ */
+function foldDroppedSlots(meta: readonly InstrMeta[], reads: Int32Array[], writes: Int32Array[]): void {
+  meta.forEach((m, s) => {
+    const i = m.instr;
+    if (!i || m.counted) return;
+    if (i.op === 'assign' && 'reg' in i.a) {
+      const src = i.a.reg;
+      for (let p = s - 1; p >= 0; p--) {
+        if (!(meta[p] as InstrMeta).counted) continue;
+        if ((writes[p] as Int32Array).includes(src)) writes[p] = add(writes[p] as Int32Array, [i.dst]);
+        break;
+      }
+    } else if (i.op === 'lea') {
+      for (let q = s + 1; q < meta.length; q++) {
+        if (!(meta[q] as InstrMeta).counted) continue;
+        const r = reads[q] as Int32Array;
+        if (r.includes(i.dst)) reads[q] = add(r.filter((x) => x !== i.dst), regs(i.base, i.index));
+        break;
+      }
+    }
+  });
+}
+
 export function slotDeps(meta: readonly InstrMeta[]): SlotDeps {
   const reads: Int32Array[] = [];
   const writes: Int32Array[] = [];
@@ -104,5 +135,6 @@ export function slotDeps(meta: readonly InstrMeta[]): SlotDeps {
     writes.push(w.length ? Int32Array.from(w) : EMPTY);
     if (i.op === 'bar') bar[s] = 'imm' in i.id ? Number(i.id.imm) & 15 : 0;
   });
+  foldDroppedSlots(meta, reads, writes);
   return { reads, writes, barrierId: bar };
 }

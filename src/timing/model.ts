@@ -13,13 +13,15 @@
  *    pipes; per SM the LSU, the L1 tag stage (sectors) and the shared-memory data stage
  *    (wavefronts); for the GPU the L2 slices (sectors) and DRAM (bytes, at the sustained fraction of
  *    peak). A load completes at the later of its level's latency (L1/L2/DRAM, from the cache
- *    hierarchy's outcome) and its service in those calendars plus the return trip; when a request is
- *    served much later than issued, the warp is throttled (the LSU queue is finite).
+ *    hierarchy's outcome; DRAM's spread over ± dramJitter/2 per request) and its service in those
+ *    calendars plus the return trip; the L2 write-backs a request causes take DRAM time too. When a
+ *    request is served much later than issued, the warp is throttled (the LSU queue is finite).
  *  - Blocks: the interpreter runs blocks a wave of resident slots at a time; this model keeps its
- *    own slots (blocksPerSm per SM) and gives each new block the slot that frees earliest, on that
- *    SM after the SM's block launcher (a cost per warp) is free. A block ends when its last warp's
- *    clock does; its slot frees then. A block is known to be finished when the interpreter reuses
- *    its warps for the next block (or at the end).
+ *    own slots (blocksPerSm per SM) and gives each new block the slot that frees earliest, once the
+ *    SM's block launcher (one block per ctaLaunch cycles) is free. A block ends when its last warp's
+ *    clock does; its slot takes the next block blockRetire later. A warp stops being active at its
+ *    EXIT. A block is known to be finished when the interpreter reuses its warps for the next block
+ *    (or at the end).
  *  - Achieved occupancy = warp-resident cycles / (max warps × SM active cycles), per ncu.
  *  - Duration = the last SM's (or memory system's) end + a fixed launch overhead.
  * Cost per event: a Map lookup (warp → dense index), a few typed-array reads/writes and one or two
@@ -89,8 +91,9 @@ export interface TimingParams {
   schedulers: number;
   maxWarpsPerSm: number;
   lat: Record<'alu' | 'fma' | 'fp64' | 'sfu' | 'special' | 'constant' | 'shared' | 'l1' | 'l2' | 'dram' | 'branch' | 'barrier', number>;
-  ctaLaunchPerWarp: number;
+  ctaLaunch: number;
   blockRetire: number;
+  dramJitter: number;
   lsuPerCycle: number;
   l1SectorsPerCycle: number;
   sharedWavefrontsPerCycle: number;
@@ -130,8 +133,9 @@ export function timingParams(arch: Arch): TimingParams {
       branch: L.branch,
       barrier: L.barrier,
     },
-    ctaLaunchPerWarp: L.ctaLaunchPerWarp ?? 15.5,
-    blockRetire: L.blockRetire ?? 0,
+    ctaLaunch: L.ctaLaunch,
+    blockRetire: L.blockRetire,
+    dramJitter: L.dramJitter,
     lsuPerCycle: T.lsuInstPerCyclePerSm,
     l1SectorsPerCycle: T.l1BytesPerCyclePerSm / sectors,
     sharedWavefrontsPerCycle: T.sharedWavefrontsPerCyclePerSm ?? 1,
@@ -206,6 +210,18 @@ function kindOf(m: InstrMeta): number {
     default:
       return K_OTHER;
   }
+}
+
+/**
+ * A request's place in [0, 1) within the DRAM latency spread (row hit or miss, bank queue): a hash of
+ * who asked and when (block, warp, issue cycle), so runs are repeatable and requests differ.
+ */
+function jitter(w: Warp, t: number): number {
+  let h = Math.imul(w.blockLinear ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(w.warpInBlock + 1, 0xc2b2ae35) ^ Math.imul((t | 0) + 1, 0x27d4eb2f);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) / 4294967296;
 }
 
 /** a small binary min-heap of (time, slot) pairs; ties broken by slot for determinism */
@@ -371,8 +387,9 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const slot = heap.pop();
     const free = heap.lastTime;
     const sm = slot % smCount;
-    const launchAt = Math.max(free, smLauncher[sm] as number) + P.ctaLaunchPerWarp * warpsPerBlock;
-    smLauncher[sm] = launchAt;
+    // the SM's launcher starts one block per ctaLaunch cycles; a slot takes its next block blockRetire after its last one ended
+    const launchAt = Math.max(free, smLauncher[sm] as number);
+    smLauncher[sm] = launchAt + P.ctaLaunch;
     bLinear[rec] = linear;
     bSlot[rec] = slot;
     bSm[rec] = sm;
@@ -382,7 +399,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     bMiss[rec] = 0;
     barOpen.fill(0, rec * 16, rec * 16 + 16);
     barGen.fill(0, rec * 16, rec * 16 + 16);
-    if (launchAt < (smFirst[sm] as number)) smFirst[sm] = launchAt - P.ctaLaunchPerWarp * warpsPerBlock;
+    if (launchAt < (smFirst[sm] as number)) smFirst[sm] = launchAt;
     liveByLinear.set(linear, rec);
     return rec;
   };
@@ -610,6 +627,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const level = outcome ? outcome.level : 2;
     const l1Hit = outcome ? outcome.l1HitSectors : 0;
     const dramSec = outcome ? outcome.dramSectors : n;
+    const dramWb = outcome ? outcome.dramWriteSectors : 0;
     l1Sectors += n;
     const t1 = l1Cal.reserve(sm, t, n);
     let done = t1 + lat.l1;
@@ -620,10 +638,14 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       const t2 = l2Cal.reserve(0, t1 + halfL2, toL2);
       lastL2 = t2;
       done = Math.max(done, t2 + halfL2);
+      // write-backs leave when the fill that evicted them arrives; they take DRAM time from later requests
+      if (dramWb > 0) {
+        dramCal.reserve(0, t2 + halfDram, dramWb * 32 * P.dramWriteCost);
+      }
       if (level === 2 && dramSec > 0) {
         dramBytesSeen += dramSec * 32;
         const td = dramCal.reserve(0, t2 + halfDram, dramSec * 32);
-        done = Math.max(done, td + halfDram + halfL2);
+        done = Math.max(done, td + halfDram + halfL2 + P.dramJitter * (jitter(w, t) - 0.5));
       }
     }
     if (k === K_LDG || k === K_ATOM) {
@@ -670,7 +692,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       if ((smLastEnd[s] as number) > smEnd) smEnd = smLastEnd[s] as number;
     }
     const dramTotal = traffic?.dramBytes ?? dramBytesSeen;
-    // write-backs the calendar did not see still take DRAM time
+    // all DRAM traffic, write-backs at their read-turnaround cost, must fit in the launch
     const dramWrites = traffic?.dramWriteBytes ?? 0;
     const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
     const end = Math.max(smEnd, memEnd, dramBound);

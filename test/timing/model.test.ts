@@ -107,6 +107,59 @@ describe('timing model', () => {
     expect(m(k, 'smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio')).toBeGreaterThan(10);
   });
 
+  // H200 measurements in test/fidelity/probes/timing_probe_h200.csv (timing_probe.cu under ncu)
+  it('an exited warp is no longer active (H200 probe E1: 1.03 active warps when warp 0 of 8 works alone)', () => {
+    const k = run(
+      defineKernel({
+        name: 'warp0_alone',
+        params: { out: ptr('global', f32) },
+        launch: { grid: 132, block: 256 },
+        setup: (h) => ({ out: h.alloc(f32, 132 * 256, 'out') }),
+        body: (k, { out }) => {
+          k.if(k.threadIdx.x.ge(32), () => k.return());
+          const x = k.let(f32, 1);
+          k.for(0, 2000, 1, () => x.set(x.fma(1.0001, 0.5)));
+          out.at(k.blockIdx.x.mul(256).add(k.threadIdx.x)).store(x);
+        },
+      }),
+    );
+    const active = m(k, 'sm__warps_active.avg.per_cycle_active');
+    expect(active).toBeGreaterThanOrEqual(1);
+    expect(active).toBeLessThan(1.1);
+  });
+
+  it('the SM launches one block per ctaLaunch cycles (H200 probe E2e: 160 empty 8-warp blocks per SM in 19,363 active cycles)', () => {
+    const k = run(
+      defineKernel({
+        name: 'empty_blocks',
+        params: {},
+        launch: { grid: 132 * 160, block: 256 },
+        setup: () => ({}),
+        body: () => {},
+      }),
+    );
+    expect(m(k, 'sm__cycles_active.avg') / 19_363).toBeGreaterThan(0.9);
+    expect(m(k, 'sm__cycles_active.avg') / 19_363).toBeLessThan(1.1);
+  });
+
+  it('a loaded value kept in a variable is waited for where it is used (long scoreboard)', () => {
+    const k = run(
+      defineKernel({
+        name: 'let_load_shfl',
+        params: { p: ptr('global', i32) },
+        launch: { grid: 1, block: 32 },
+        setup: (h) => ({ p: h.alloc(i32, 32, 'p') }),
+        body: (k, { p }) => {
+          // `v = in[i]` then a shuffle of v: the register copy is no SASS instruction, the shuffle waits for the load
+          const v = k.let(i32, p.at(k.threadIdx.x).get());
+          v.set(v.add(k.shfl('down', v, 1)));
+          p.at(k.threadIdx.x).store(v);
+        },
+      }),
+    );
+    expect(m(k, 'smsp__warps_issue_stalled_long_scoreboard.sum')).toBeGreaterThan(H200.latency.l2Hit);
+  });
+
   it("the seed's example (512 threads, 8 registers, 8 KB shared, 80 blocks): 100 % theoretical, small-grid advice", async () => {
     const r = await profileFile({ file: 'kernels/occupancy.ts', kernel: 'seed_example_80blocks' });
     const k = r.kernels[0]!;

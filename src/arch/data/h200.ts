@@ -44,7 +44,7 @@ export const h200: Arch = {
   persistingL2CacheDefaultLimit: 11_796_480,
   accessPolicyMaxWindowSize: 134_217_728,
   dramFillGranularity: 64,
-  latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 32, l2Hit: 280, dram: 680, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunchPerWarp: 15.5, blockRetire: 450 },
+  latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 32, l2Hit: 280, dram: 680, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunch: 121, blockRetire: 340, dramJitter: 300 },
   throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 4975, lsuInstPerCyclePerSm: 1, fp32LanesPerSm: 128, fp64LanesPerSm: 64, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 1.5 },
   launchOverheadNs: 1700,
   blockBarriersPerSm: 64,
@@ -52,6 +52,7 @@ export const h200: Arch = {
 };
 
 const GT = 'groundtruth/h200';
+const PROBE = 'test/fidelity/probes/timing_probe_h200.csv (timing_probe.cu under ncu on an H200, this session)';
 const SWEEP = 'ncu sweep of 2,942 launches on an H200, driver 580.159, ncu 2025.3.1 (launch__shared_mem_config_size and launch__occupancy_* of every block size 1-1024, 0-200 KB of shared memory, 11-212 registers, 0-16 barriers), all reproduced by src/arch/carveout.ts';
 
 export const h200Sources: ArchSources = {
@@ -106,8 +107,9 @@ export const h200Sources: ArchSources = {
   'latency.special': '[INFER] S2R (special registers) goes through a shared pipe with a ~20-cycle latency on Volta-Hopper (Jia et al. microbenchmarks, not among our references); timing model only',
   'latency.constant': '[INFER] LDC of kernel parameters hits the constant cache: ~12 cycles; timing model only',
   'latency.fp64': '[INFER] DFMA dependent latency ~8 cycles on Hopper (not among our references); timing model only',
-  'latency.ctaLaunchPerWarp': `[OBS] calibrated: the store-only g_st_* launches (16,384 blocks of 8 warps, ${GT}/summary.json) are limited by block launch: ~124 SM cycles per block = 15.5 per warp`,
-  'latency.blockRetire': `[OBS] fitted: in the latency-bound g_ld_* launches a block slot turns over every ~1,310 cycles (sm__cycles_active / 15.5 waves) while its warps are resident ~850 (sm__warps_active 41 of 64 warps, ${GT}/summary.json): ~450 cycles per block with the slot held but no warp active`,
+  'latency.ctaLaunch': `[MEAS] ${PROBE} E2e: 160 empty 8-warp blocks per SM take 19,363 active cycles = 121 per block; [OBS] the store-only g_st_* launches are launch-bound at ~124 cycles per block (${GT}/summary.json)`,
+  'latency.blockRetire': `[MEAS] ${PROBE} E2a/E2b: blocks whose warps all spin 2,000 cycles turn a slot over 283-318 cycles after their warps' residency (8 slots of 8 warps, 4 of 16); [OBS] fitted with latency.dramJitter: a slot turns over ~310-380 cycles after its block's last warp in g_ld_u32_coalesced, occ_grid_full and sync_reduce_shfl (${GT}/summary.json); 340. An exited warp is not active (${PROBE} E1: 1.03 active warps when warp 0 of 8 spins)`,
+  'latency.dramJitter': `[OBS] fitted: sync_reduce_shfl's warps (one LDG, then a barrier: each waits for the slowest of 8 loads) stay ~110 cycles longer than expected from g_ld_u32_coalesced's (one LDG each, same traffic), ${GT}/summary.json; the mean of the slowest of 8 uniform draws over a 300-cycle spread is 117 above the mean`,
   'throughput.sfuLanesPerSm': '[DOC] CUDA Programming Guide arithmetic-instructions table: 16 results per clock per SM for MUFU on cc 9.0',
   'throughput.sharedWavefrontsPerCyclePerSm': '[NV] one 128-B shared-memory wavefront per cycle per SM; hardware-rules.md §2.2, §8.1',
   'throughput.dramEfficiency': `[MEAS] RRZE gpu-l2-cache/h200.txt: ~3.9 TB/s for data beyond L2 = 0.81 x 4.81 TB/s (hardware-rules.md §8.2); [OBS] read-only DRAM streams reach more: g_ld_u8_stride32 / g_ld_u16_stride32 read 139 / 277 MB at 4.2-4.25 TB/s = 0.88 of peak (${GT}/summary.json)`,
