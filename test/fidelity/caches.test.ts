@@ -8,7 +8,13 @@
  *    13.4 MB in g_ld_u64_stride2, the same 2:1 read/write mix, where a steady-state replacement model
  *    gives both the same (u64_stride2 is within 10 %). Stores that trail their loads by the loads in
  *    flight (longer with 1-KB-per-warp loads) would explain part of it: the order of the accesses,
- *    not the L2.
+ *    not the L2. Measured since (test/fidelity/probes/timing_probe_h200.csv, E4/E4b: the u128 kernels
+ *    on 1/4-4/4 of the grid): at equal bytes read and written the u128 kernels keep 1.7-2.8 MB more
+ *    dirty data than the u32/u64 ones. Parking each store in a queue until the other resident warps'
+ *    stores had passed brought u128_stride2 to +6 % but u64_coalesced to -24 % (the replacement
+ *    knobs were fitted without it); half as long, with a dirty cap of 0.45, left two others out
+ *    (g_ld_u8_stride32 -2.1 MB, g_st_u32_stride2 +24 %). Not kept: the store lag and the L2's
+ *    dirty-line policy need fitting together.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
