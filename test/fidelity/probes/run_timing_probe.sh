@@ -1,4 +1,6 @@
 #!/bin/bash
+# Builds timing_probe.cu and runs it under ncu (--clock-control none, caches flushed): on the device
+# machine, from the repository root, `bash test/fidelity/probes/run_timing_probe.sh`; $OUT gets the CSV.
 set -x
 cd "$(dirname "$0")"
 NCU=$(command -v ncu || ls -d /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | tail -n1)
