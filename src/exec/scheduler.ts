@@ -1,14 +1,25 @@
 /**
  * Grid execution: blocks are resident on SMs up to the occupancy limit (one wave at a time), and the
- * resident warps run round-robin a quantum of instructions each, so that memory accesses interleave
- * roughly as on the GPU (this matters for what L1 and L2 keep). Barriers suspend warps; a block whose
- * warps all wait at barriers that cannot complete is a deadlock, reported with the warps and lines.
+ * resident warps run round-robin a quantum of instructions each, so that memory accesses reach the
+ * caches interleaved roughly as on the GPU (this matters for what L1 and L2 keep). A warp's turn also
+ * ends at the first instruction that uses a global load issued in that turn: on the GPU it stalls
+ * there for the memory latency while the other resident warps issue, so its store reaches the L2
+ * after their loads. The H200 shows this order in what the L2 keeps dirty at a kernel's end
+ * (test/fidelity/probes/l2_dirty_probe.cu): g_ld_u128_stride2 writes back 48.4 MB with 8 blocks per
+ * SM, 55.0 / 55.2 MB with 2 / 1; at equal bytes the u64 kernel, whose warps have half the bytes in
+ * flight, 53.9 MB. Barriers suspend warps; a block whose warps all wait at barriers that cannot
+ * complete is a deadlock, reported with the warps and lines.
  */
 import { KernelFault } from '../errors.js';
 import { Page } from '../memory/deviceMemory.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
 import { allocRegFiles, popc, type RegArray, Warp, WarpState } from './warp.js';
+import { slotDeps } from '../timing/deps.js';
+
+/** per-slot flags: a global load; an instruction that reads a register some global load writes */
+const GLOBAL_LOAD = 1;
+const USES_LOAD = 2;
 
 export interface RunOptions {
   smCount: number;
@@ -94,6 +105,17 @@ export interface RunStats {
   warpInstructions: number;
 }
 
+function loadFlags(prog: Program): Uint8Array {
+  const d = slotDeps(prog.meta);
+  const loaded = new Set<number>();
+  prog.meta.forEach((m, s) => {
+    if (m.cls === 'ldg') for (const r of d.writes[s]!) loaded.add(r);
+  });
+  return new Uint8Array(
+    prog.meta.map((m, s) => (m.cls === 'ldg' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0)),
+  );
+}
+
 export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats {
   const [gx, gy, gz] = env.grid;
   const [bx, by, bz] = env.block;
@@ -103,6 +125,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const slotsCount = Math.max(1, Math.min(totalBlocks, opts.smCount * opts.blocksPerSm));
   const fns = prog.fns;
   const counted = new Uint8Array(prog.meta.map((m) => (m.counted ? 1 : 0)));
+  const flags = loadFlags(prog);
   const c = env.counters;
   const inst = c.inst;
   const thr = c.threads;
@@ -237,8 +260,13 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
 
   const runWarp = (w: Warp, budget: number): void => {
     let n = 0;
+    // USES_LOAD once the warp issued a global load this turn: the turn ends at the first use of one
+    let stopAt = 0;
     while (w.state === WarpState.Running && n < budget) {
       const pc = w.pc;
+      const f = flags[pc] as number;
+      if ((f & stopAt) !== 0) break;
+      if ((f & GLOBAL_LOAD) !== 0) stopAt = USES_LOAD;
       w.pc = pc + 1;
       if (counted[pc] === 1) {
         inst[pc] = (inst[pc] as number) + 1;

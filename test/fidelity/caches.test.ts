@@ -2,19 +2,15 @@
  * The cache counters of the global-memory family (micro.cu g_ld_* / g_st_*, caches flushed before
  * each kernel: ncu --cache-control all) through `warpsight validate` against ncu_raw_g.csv:
  * L1 load hit rate and L2 hit rate within 5 points, DRAM bytes read and written within 10 %
- * (issue #5; write-backs below 20 MB within 2 MB). One known deviation, judged against a looser
- * bound and printed so that a change that fixes (or worsens) it shows:
- *  - g_ld_u128_stride2 writes back ~54 MB vs 48.4: the H200 keeps 18.7 MB dirty at the end against
- *    13.4 MB in g_ld_u64_stride2, the same 2:1 read/write mix, where a steady-state replacement model
- *    gives both the same (u64_stride2 is within 10 %). Stores that trail their loads by the loads in
- *    flight (longer with 1-KB-per-warp loads) would explain part of it: the order of the accesses,
- *    not the L2. Measured since (test/fidelity/probes/timing_probe_h200.csv, E4/E4b: the u128 kernels
- *    on 1/4-4/4 of the grid): at equal bytes read and written the u128 kernels keep 1.7-2.8 MB more
- *    dirty data than the u32/u64 ones. Parking each store in a queue until the other resident warps'
- *    stores had passed brought u128_stride2 to +6 % but u64_coalesced to -24 % (the replacement
- *    knobs were fitted without it); half as long, with a dirty cap of 0.45, left two others out
- *    (g_ld_u8_stride32 -2.1 MB, g_st_u32_stride2 +24 %). Not kept: the store lag and the L2's
- *    dirty-line policy need fitting together.
+ * (issue #5; write-backs below 20 MB within 2 MB). What the L2 still holds dirty at the end depends
+ * on the order in which loads and stores reach it (test/fidelity/dirty_retention.test.ts: warps
+ * yield where they wait for their loads). Two known deviations, judged against a looser bound and
+ * printed so that a change that fixes (or worsens) them shows:
+ *  - g_ld_u8_stride32 / g_ld_u16_stride32 write 5.1 / 9.1 MB on the H200, more than the 4.2 / 8.4 MB
+ *    they store (at every occupancy: 5.1-5.5 MB in the dirty-retention probe), so something else
+ *    writes 0.7-1.3 MB there; a write-back cache writes at most what was stored, less what it still
+ *    holds (here ~1.4 MB: the last stores of every resident warp, and the stores' ~3 % share of a
+ *    read-dominated L2). Not explained, not modelled.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
@@ -24,8 +20,8 @@ const L1 = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
 const L2 = 'lts__t_sector_hit_rate.pct';
 const RD = 'dram__bytes_read.sum';
 const WR = 'dram__bytes_write.sum';
-/** kernel -> relative bound on DRAM bytes written (see above) */
-const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u128_stride2: 0.15 };
+/** kernel -> bound in bytes on the DRAM bytes written (see above) */
+const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u8_stride32: 3e6, g_ld_u16_stride32: 3e6 };
 
 let rows: ValidationRow[] = [];
 beforeAll(async () => {
@@ -63,6 +59,6 @@ describe('global family caches vs the H200 (cold caches)', () => {
     for (const r of rows)
       if (r.metric === WR && r.kernel in KNOWN_WRITE_GAPS)
         console.log(`known gap: ${r.kernel} DRAM bytes written H200 ${(r.ncu! / 1e6).toFixed(1)} MB vs ${(r.warpsight! / 1e6).toFixed(1)} MB`);
-    expect(off(WR, (r) => Math.max((KNOWN_WRITE_GAPS[r.kernel] ?? 0.1) * r.ncu!, 2e6), abs)).toEqual([]);
+    expect(off(WR, (r) => KNOWN_WRITE_GAPS[r.kernel] ?? Math.max(0.1 * r.ncu!, 2e6), abs)).toEqual([]);
   });
 });

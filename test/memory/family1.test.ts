@@ -1,9 +1,10 @@
 /**
  * Family-1 address streams (micro.cu g_ld_* / g_st_*) replayed into the hierarchy with ncu's
  * --cache-control all, compared with the H200 (groundtruth/h200/summary.json).
- * Known deviation, not asserted here: g_ld_u128_stride2 writes back 53.8 MB vs 48.4 (the H200 keeps
- * 18.7 MB dirty against 13.4 MB in g_ld_u64_stride2, the same 2:1 read/write mix; a steady-state
- * replacement model gives both the same).
+ * Not asserted here: g_ld_u128_stride2's write-backs (53.8 MB vs 48.4). These streams issue each
+ * warp's store right after its load; on the GPU it follows the other resident warps' loads, which
+ * leaves more dirty data in L2 (the interpreter's order, asserted in test/fidelity/caches.test.ts
+ * and dirty_retention.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
