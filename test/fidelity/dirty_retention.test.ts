@@ -10,7 +10,7 @@
  *  - the u8 kernels: the H200 writes 5.1-5.5 MB where they store 4.2 MB (see caches.test.ts);
  *  - u64_coalesced with one block per SM: 13.0 vs 15.2 MB. The 8-byte coalesced copy keeps ~2 MB
  *    more dirty than the H200 at every occupancy (13.4 / 14.8 / 15.2 MB written there, 11.8 / 13.6 /
- *    13.0 here; g_ld_u64_coalesced in the ground truth 12.4 vs 14.0): its 67 MB barely overflow the
+ *    13.0 here; g_ld_u64_coalesced in the ground truth 13.0 vs 14.0): its 67 MB barely overflow the
  *    L2, so what stays depends on the last few MB of replacement, which the L2 model gets ~3 % off.
  */
 import { join } from 'node:path';
