@@ -17,9 +17,10 @@ import type { ExecEnv } from './env.js';
 import { allocRegFiles, popc, type RegArray, Warp, WarpState } from './warp.js';
 import { slotDeps } from '../timing/deps.js';
 
-/** per-slot flags: a global load; an instruction that reads a register some global load writes */
-const GLOBAL_LOAD = 1;
-const USES_LOAD = 2;
+/** per-slot flags: counted in inst_executed; a global load; reads a register some global load writes */
+const COUNTED = 1;
+const GLOBAL_LOAD = 2;
+const USES_LOAD = 4;
 
 export interface RunOptions {
   smCount: number;
@@ -105,14 +106,16 @@ export interface RunStats {
   warpInstructions: number;
 }
 
-function loadFlags(prog: Program): Uint8Array {
+function slotFlags(prog: Program): Uint8Array {
   const d = slotDeps(prog.meta);
   const loaded = new Set<number>();
   prog.meta.forEach((m, s) => {
     if (m.cls === 'ldg') for (const r of d.writes[s]!) loaded.add(r);
   });
   return new Uint8Array(
-    prog.meta.map((m, s) => (m.cls === 'ldg' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0)),
+    prog.meta.map(
+      (m, s) => (m.counted ? COUNTED : 0) | (m.cls === 'ldg' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0),
+    ),
   );
 }
 
@@ -124,8 +127,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const totalBlocks = gx * gy * gz;
   const slotsCount = Math.max(1, Math.min(totalBlocks, opts.smCount * opts.blocksPerSm));
   const fns = prog.fns;
-  const counted = new Uint8Array(prog.meta.map((m) => (m.counted ? 1 : 0)));
-  const flags = loadFlags(prog);
+  const flags = slotFlags(prog);
   const c = env.counters;
   const inst = c.inst;
   const thr = c.threads;
@@ -268,7 +270,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
       if ((f & stopAt) !== 0) break;
       if ((f & GLOBAL_LOAD) !== 0) stopAt = USES_LOAD;
       w.pc = pc + 1;
-      if (counted[pc] === 1) {
+      if ((f & COUNTED) !== 0) {
         inst[pc] = (inst[pc] as number) + 1;
         thr[pc] = (thr[pc] as number) + w.activeCount;
         thrOn[pc] = (thrOn[pc] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));

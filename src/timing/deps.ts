@@ -117,7 +117,19 @@ function foldDroppedSlots(meta: readonly InstrMeta[], reads: Int32Array[], write
   });
 }
 
+/** per compiled program: the scheduler and the timing model both ask for them */
+const memo = new WeakMap<readonly InstrMeta[], SlotDeps>();
+
 export function slotDeps(meta: readonly InstrMeta[]): SlotDeps {
+  let d = memo.get(meta);
+  if (!d) {
+    d = computeSlotDeps(meta);
+    memo.set(meta, d);
+  }
+  return d;
+}
+
+function computeSlotDeps(meta: readonly InstrMeta[]): SlotDeps {
   const reads: Int32Array[] = [];
   const writes: Int32Array[] = [];
   const bar = new Int32Array(meta.length).fill(-1);
