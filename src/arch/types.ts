@@ -52,6 +52,11 @@ export interface Arch {
   accessPolicyMaxWindowSize: number;
   /** DRAM fill granularity in bytes (64 on the H200: ground truth surprise 5) */
   dramFillGranularity: number;
+  /**
+   * dirty bytes ncu's cache flush (--cache-control all) leaves in the L2 at the start of a profiled
+   * kernel, not the kernel's own: a kernel that streams past the L2 writes them back to DRAM
+   */
+  profilerFlushDirtyBytes: number;
   /** latencies in SM cycles, by level/class */
   latency: {
     alu: number;

@@ -112,8 +112,11 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: isFloat(i.a.type) ? 'FSETP' : 'ISETP', cls: 'alu', bytes: 0 };
     case 'select':
       return { opcode: 'SEL', cls: 'alu', bytes: 0 };
-    case 'cvt':
-      return { opcode: 'I2F', cls: 'conv', bytes: 0 };
+    case 'cvt': {
+      // SASS names a conversion by its source and destination kinds (I2F, F2I, F2F, I2I)
+      const from = isFloat(i.a.type) ? 'F' : 'I';
+      return { opcode: `${from}2${isFloat(i.type) ? 'F' : 'I'}`, cls: 'conv', bytes: 0 };
+    }
     case 'bitcast':
       return { opcode: 'MOV', cls: 'move', bytes: 0 };
     case 'lea':

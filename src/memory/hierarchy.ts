@@ -40,6 +40,9 @@ export interface AccessOutcome {
   dramWriteSectors: number;
 }
 
+/** address of the memory whose dirty lines ncu's flush leaves behind (below the heap: never a kernel's) */
+const PROFILER_RESIDUE_ADDRESS = 0x7e00_0000_0000;
+
 export interface HierarchyOptions {
   /** L2 associativity (default 16) */
   l2Ways?: number;
@@ -47,7 +50,7 @@ export interface HierarchyOptions {
   l1Ways?: number;
   /** see L2Options.writeThroughInSetAside (default true) */
   writeThroughInSetAside?: boolean;
-  /** see L2Options.dirtyFraction (default 0.5) */
+  /** see L2Options.dirtyFraction (default 0.573) */
   dirtyFraction?: number;
   /**
    * see L2Options.inflightRequests (default 4096: a near request for the unrequested half of a
@@ -114,7 +117,7 @@ export class MemoryHierarchy {
         ways: opts.l2Ways ?? 16,
         fillGranularity: arch.dramFillGranularity,
         writeThroughInSetAside: opts.writeThroughInSetAside ?? true,
-        dirtyFraction: opts.dirtyFraction ?? 0.5,
+        dirtyFraction: opts.dirtyFraction ?? 0.573,
         inflightRequests: opts.inflightRequests ?? 4096,
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
@@ -150,7 +153,8 @@ export class MemoryHierarchy {
 
   /**
    * Start of a kernel launch: L1s invalidated always (the driver does between grids); with
-   * cacheControl 'all' (ncu default) L2 is flushed too, its write-backs not counted in this launch.
+   * cacheControl 'all' (ncu default) L2 is flushed too, its write-backs not counted in this launch,
+   * and left holding the dirty lines the H200's flush under ncu leaves (arch profilerFlushDirtyBytes).
    */
   beginLaunch(opts: LaunchOptions): void {
     const l1Bytes = opts.l1Bytes ?? defaultL1Bytes(this.arch);
@@ -160,6 +164,7 @@ export class MemoryHierarchy {
       this.dram.mute(true);
       this.l2.flush();
       this.dram.mute(false);
+      this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.profilerFlushDirtyBytes / this.lineSize));
     }
     this.dram.reset();
     this.l2.resetCounters();

@@ -25,9 +25,10 @@ export interface L2Options {
   /**
    * Dirty non-persisting lines allowed per set, as a fraction of the set's non-set-aside ways; beyond
    * it the set's LRU dirty line is cleaned (written back, kept valid). [INFER] from family 1: with the
-   * default 11.25 MiB set-aside every kernel that writes more than the L2 holds leaves ~27 MB dirty
-   * (g_st_u64_coalesced 33.5 MB written / 6.5 MB written back, g_st_u128_coalesced 67 / 40.2,
-   * g_ld_u128_broadcast 67 / 40.7): about half of the 13 non-set-aside ways. 1 = no cap.
+   * default 11.25 MiB set-aside every kernel that writes more than the L2 holds leaves ~29 MB of its
+   * own data dirty (g_st_u64_coalesced 33.5 MB written / 6.5 MB written back, g_st_u128_coalesced
+   * 67 / 40.2, g_ld_u128_broadcast 67 / 40.7, each less the 2.36 MB ncu's flush left dirty): 7.45 of
+   * the 13 non-set-aside ways per set, 0.573. A fractional cap is dithered over the sets. 1 = no cap.
    */
   dirtyFraction?: number;
   /**
@@ -241,7 +242,8 @@ export class L2Cache {
     for (let s = 0; s < this.sets; s++) {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
       this.quota[s] = q;
-      this.dirtyCap[s] = Math.max(1, Math.round((this.ways - q) * this.dirtyFraction));
+      // a fractional cap is dithered over the sets (golden-ratio offsets), so the total is right on average
+      this.dirtyCap[s] = Math.max(1, Math.floor((this.ways - q) * this.dirtyFraction + ((s * 0.6180339887498949) % 1)));
       const base = s * this.ways;
       for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
     }
@@ -267,6 +269,21 @@ export class L2Cache {
     this.partner.fill(0);
     this.partial.fill(0);
     this.copy.fill(0);
+  }
+
+  /**
+   * `lines` whole dirty lines from `firstLine` on, older than anything the kernel touches (memory
+   * outside the kernel's buffers, dirty when it starts)
+   */
+  seedDirty(firstLine: number, lines: number): void {
+    for (let l = firstLine; l < firstLine + lines; l++) {
+      const set = this.setOf(l);
+      const w = this.allocate(set, l, CLS_NORMAL);
+      this.valid[w] = this.dirty[w] = 0xf;
+      this.partner[w] = this.partial[w] = 0;
+      this.stamp[w] = this.clock++;
+      this.capDirty(set, w);
+    }
   }
 
   /** number of dirty sectors resident (tests / diagnostics) */

@@ -4,13 +4,15 @@
  * L1 load hit rate and L2 hit rate within 5 points, DRAM bytes read and written within 10 %
  * (issue #5; write-backs below 20 MB within 2 MB). What the L2 still holds dirty at the end depends
  * on the order in which loads and stores reach it (test/fidelity/dirty_retention.test.ts: warps
- * yield where they wait for their loads). Two known deviations, judged against a looser bound and
- * printed so that a change that fixes (or worsens) them shows:
- *  - g_ld_u8_stride32 / g_ld_u16_stride32 write 5.1 / 9.1 MB on the H200, more than the 4.2 / 8.4 MB
- *    they store (at every occupancy: 5.1-5.5 MB in the dirty-retention probe), so something else
- *    writes 0.7-1.3 MB there; a write-back cache writes at most what was stored, less what it still
- *    holds (here ~1.4 MB: the last stores of every resident warp, and the stores' ~3 % share of a
- *    read-dominated L2). Not explained, not modelled.
+ * yield where they wait for their loads) and on the ~2.3 MB of dirty lines ncu's flush leaves in
+ * the L2 (test/fidelity/flush_residue.test.ts), which every kernel that streams past the L2 writes
+ * back: why g_ld_u8/u16/u32_stride32 write 5.1 / 9.1 / 17.1 MB for 4.2 / 8.4 / 16.8 MB stored.
+ * Two known deviations, judged against a looser bound and printed so that a change that fixes (or
+ * worsens) them shows: g_ld_u128_stride2 and g_ld_u64_stride2 write 55.4 / 22.2 MB where the H200
+ * writes 48.4 / 20.1. With 64 warps per SM the H200 keeps 4-7 MB more of a 16-byte kernel's stores
+ * dirty than with 8 (dirty_retention.test.ts); the interpreter's warp order reproduces a third of
+ * that. Its mechanism is not found (tried: read copies evict-first, a block's next turn in the same
+ * round), so not modelled.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
@@ -21,7 +23,7 @@ const L2 = 'lts__t_sector_hit_rate.pct';
 const RD = 'dram__bytes_read.sum';
 const WR = 'dram__bytes_write.sum';
 /** kernel -> bound in bytes on the DRAM bytes written (see above) */
-const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u8_stride32: 3e6, g_ld_u16_stride32: 3e6 };
+const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u128_stride2: 8e6, g_ld_u64_stride2: 3e6 };
 
 let rows: ValidationRow[] = [];
 beforeAll(async () => {

@@ -88,6 +88,19 @@ describe('L2Cache', () => {
     expect(dram.writeSectors).toBe(34);
   });
 
+  it('seeded dirty lines are the oldest: a stream that fills the set writes them back first', () => {
+    const { dram, l2 } = small(128 * 16); // one set of 16 ways
+    l2.seedDirty(1000, 3);
+    expect(l2.dirtySectors()).toBe(12);
+    for (let line = 0; line < 13; line++) l2.read(line, 0b1111, HINT_UNCHANGED);
+    expect(dram.writeSectors).toBe(0);
+    l2.read(13, 0b1111, HINT_UNCHANGED);
+    expect(dram.writeSectors).toBe(4);
+    for (let line = 14; line < 16; line++) l2.read(line, 0b1111, HINT_UNCHANGED);
+    expect(dram.writeSectors).toBe(12);
+    expect(l2.dirtySectors()).toBe(0);
+  });
+
   it('evicts evict_first lines before normal ones', () => {
     const { l2 } = small(128 * 16);
     l2.read(0, 15, HINT_FIRST);
