@@ -53,10 +53,10 @@ export interface Arch {
   /** DRAM fill granularity in bytes (64 on the H200: ground truth surprise 5) */
   dramFillGranularity: number;
   /**
-   * dirty bytes ncu's cache flush (--cache-control all) leaves in the L2 at the start of a profiled
-   * kernel, not the kernel's own: a kernel that streams past the L2 writes them back to DRAM
+   * dirty bytes in the L2, not the kernel's own, at the start of the measured pass of ncu's
+   * multi-pass kernel replay with caches flushed: a kernel that streams past the L2 writes them back
    */
-  profilerFlushDirtyBytes: number;
+  ncuReplayDirtyBytes: number;
   /** latencies in SM cycles, by level/class */
   latency: {
     alu: number;

@@ -40,7 +40,7 @@ export interface AccessOutcome {
   dramWriteSectors: number;
 }
 
-/** address of the memory whose dirty lines ncu's flush leaves behind (below the heap: never a kernel's) */
+/** address of the memory whose dirty lines ncu's replay leaves behind (below the heap: never a kernel's) */
 const PROFILER_RESIDUE_ADDRESS = 0x7e00_0000_0000;
 
 export interface HierarchyOptions {
@@ -154,7 +154,7 @@ export class MemoryHierarchy {
   /**
    * Start of a kernel launch: L1s invalidated always (the driver does between grids); with
    * cacheControl 'all' (ncu default) L2 is flushed too, its write-backs not counted in this launch,
-   * and left holding the dirty lines the H200's flush under ncu leaves (arch profilerFlushDirtyBytes).
+   * and left holding the dirty lines ncu's multi-pass replay leaves on the H200 (arch ncuReplayDirtyBytes).
    */
   beginLaunch(opts: LaunchOptions): void {
     const l1Bytes = opts.l1Bytes ?? defaultL1Bytes(this.arch);
@@ -164,7 +164,7 @@ export class MemoryHierarchy {
       this.dram.mute(true);
       this.l2.flush();
       this.dram.mute(false);
-      this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.profilerFlushDirtyBytes / this.lineSize));
+      this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.ncuReplayDirtyBytes / this.lineSize));
     }
     this.dram.reset();
     this.l2.resetCounters();

@@ -4,8 +4,8 @@
  * L1 load hit rate and L2 hit rate within 5 points, DRAM bytes read and written within 10 %
  * (issue #5; write-backs below 20 MB within 2 MB). What the L2 still holds dirty at the end depends
  * on the order in which loads and stores reach it (test/fidelity/dirty_retention.test.ts: warps
- * yield where they wait for their loads) and on the ~2.3 MB of dirty lines ncu's flush leaves in
- * the L2 (test/fidelity/flush_residue.test.ts), which every kernel that streams past the L2 writes
+ * yield where they wait for their loads) and on the ~2.3 MB of dirty lines ncu's multi-pass replay
+ * leaves in the L2 (test/fidelity/replay_residue.test.ts), which every kernel that streams past the L2 writes
  * back: why g_ld_u8/u16/u32_stride32 write 5.1 / 9.1 / 17.1 MB for 4.2 / 8.4 / 16.8 MB stored.
  * Two known deviations, judged against a looser bound and printed so that a change that fixes (or
  * worsens) them shows: g_ld_u128_stride2 and g_ld_u64_stride2 write 55.4 / 22.2 MB where the H200

@@ -6,7 +6,7 @@
  * never touches) or half the bytes per warp (the 8-byte kernel on twice the grid) leave less dirty
  * data. The interpreter reproduces it by ending a warp's turn where it waits for its load
  * (src/exec/scheduler.ts), so its store reaches the L2 after the other resident warps' loads.
- * Every launch also writes back the ~2.3 MB ncu's flush left dirty (flush_residue.test.ts): the u8
+ * Every launch also writes back the ~2.3 MB ncu's replay left dirty (replay_residue.test.ts): the u8
  * kernel writes 5.1-5.5 MB for 4.2 MB stored. Known deviations, printed and judged within their own
  * bound: the 16- and 8-byte stride-2 kernels with 8 blocks per SM (and the 16-byte one with a store
  * that does not wait) keep 2-7 MB more dirty on the H200 than here: the occupancy effect is larger

@@ -79,7 +79,7 @@ describe('family 1 vs H200', () => {
     h.beginLaunch({ cacheControl: 'none' });
     expect(h.l2.dirtySectors()).toBe(0);
     h.beginLaunch({ cacheControl: 'all' });
-    expect(h.l2.dirtySectors() * 32).toBe(H200.profilerFlushDirtyBytes);
+    expect(h.l2.dirtySectors() * 32).toBe(H200.ncuReplayDirtyBytes);
   });
 
   it('stride 32: DRAM reads twice the requested sectors (64-B fills), u8 stride 32 exactly them', () => {

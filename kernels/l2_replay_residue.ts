@@ -2,8 +2,8 @@
  * The L2 write-excess probe (test/fidelity/probes/l2_excess_probe.cu, measured on the H200, caches
  * flushed before each kernel): kernels that stream 134-268 MB through the L2, so that everything
  * dirty in it at the start is written back. The one without stores still writes ~2.3 MB: what
- * ncu's flush leaves dirty (arch profilerFlushDirtyBytes). In the probe's order, its launch IDs 1, 4
- * and 5 (0, 2 and 3 are micro.cu's g_ld_u8/u16/u32_stride32).
+ * ncu's multi-pass replay leaves dirty (arch ncuReplayDirtyBytes). In the probe's order, its launch
+ * IDs 1, 4 and 5 (0, 2 and 3 are micro.cu's g_ld_u8/u16/u32_stride32).
  */
 import { type ScalarType, defineKernel, ptr, u8, u32 } from '../src/api.js';
 import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
