@@ -8,7 +8,7 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
-import { popc, type RegArray, type Warp } from './warp.js';
+import { popc, REG_ARRAY, type RegArray, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -43,12 +43,8 @@ export interface Program {
 
 /** a register array holding one value in all 32 lanes */
 function constantArray(s: Storage, v: number | bigint): RegArray {
-  switch (s) {
-    case 'i32': return new Int32Array(32).fill(Number(v));
-    case 'f32': return new Float32Array(32).fill(Number(v));
-    case 'f64': return new Float64Array(32).fill(Number(v));
-    case 'i64': return new BigInt64Array(32).fill(BigInt(v));
-  }
+  const r = new REG_ARRAY[s](32);
+  return r instanceof BigInt64Array ? r.fill(BigInt(v)) : r.fill(Number(v));
 }
 
 /** special registers that are constants of the launch (blockDim, gridDim, dynamic shared base) */

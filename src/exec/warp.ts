@@ -8,6 +8,14 @@ import type { Page } from '../memory/deviceMemory.js';
 
 export type RegArray = Int32Array | Float32Array | Float64Array | BigInt64Array;
 
+interface RegArrayType {
+  new (length: number): RegArray;
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): RegArray;
+  readonly BYTES_PER_ELEMENT: number;
+}
+/** the typed array that holds a register of each storage class */
+export const REG_ARRAY: Record<Storage, RegArrayType> = { i32: Int32Array, f32: Float32Array, f64: Float64Array, i64: BigInt64Array };
+
 export const FULL = -1; // all 32 lanes, as an int32 mask
 
 export const enum WarpState {
@@ -25,7 +33,7 @@ export function popc(m: number): number {
 }
 
 /** bytes of one register (32 lanes) */
-const regBytes = (s: Storage): number => (s === 'i32' || s === 'f32' ? 128 : 256);
+const regBytes = (s: Storage): number => 32 * REG_ARRAY[s].BYTES_PER_ELEMENT;
 
 /**
  * Register files of `count` warps: typed-array views into one buffer, warp after warp, so that the
@@ -46,20 +54,7 @@ export function allocRegFiles(storages: Storage[], count: number, shared: Readon
     let off = w * perWarp;
     const out = storages.map((_, i) => shared.get(i) as RegArray);
     for (const { s, i } of own) {
-      switch (s) {
-        case 'i32':
-          out[i] = new Int32Array(buffer, off, 32);
-          break;
-        case 'f32':
-          out[i] = new Float32Array(buffer, off, 32);
-          break;
-        case 'f64':
-          out[i] = new Float64Array(buffer, off, 32);
-          break;
-        case 'i64':
-          out[i] = new BigInt64Array(buffer, off, 32);
-          break;
-      }
+      out[i] = new REG_ARRAY[s](buffer, off, 32);
       off += regBytes(s);
     }
     files.push(out);

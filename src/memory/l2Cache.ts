@@ -27,7 +27,7 @@ export interface L2Options {
    * it the set's LRU dirty line is cleaned (written back, kept valid). [INFER] from family 1: with the
    * default 11.25 MiB set-aside every kernel that writes more than the L2 holds leaves ~29 MB of its
    * own data dirty (g_st_u64_coalesced 33.5 MB written / 6.5 MB written back, g_st_u128_coalesced
-   * 67 / 40.2, g_ld_u128_broadcast 67 / 40.7, each less the 2.36 MB ncu's flush left dirty): 7.45 of
+   * 67 / 40.2, g_ld_u128_broadcast 67 / 40.7, each less the 2.36 MB ncu's replay left dirty): 7.45 of
    * the 13 non-set-aside ways per set, 0.573. A fractional cap is dithered over the sets. 1 = no cap.
    */
   dirtyFraction?: number;

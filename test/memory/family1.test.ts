@@ -74,7 +74,7 @@ describe('family 1 vs H200', () => {
     expect(Math.abs(o[RD]! - g[RD]!)).toBeLessThanOrEqual(0.1 * g[RD]! + 1e4);
   });
 
-  it("a flushed launch starts with the dirty lines ncu's flush leaves; a kept L2 does not get them", () => {
+  it("a flushed launch starts with the dirty lines ncu's replay leaves; a kept L2 does not get them", () => {
     const h = new MemoryHierarchy(H200);
     h.beginLaunch({ cacheControl: 'none' });
     expect(h.l2.dirtySectors()).toBe(0);
