@@ -62,8 +62,8 @@ export interface HierarchyOptions {
   partialLinesPerSet?: number;
   /** see L2Options.partialDirtyWeight (default 2) */
   partialDirtyWeight?: number;
-  /** see L2Options.writeCopiesEvictFirst (default true) */
-  writeCopiesEvictFirst?: boolean;
+  /** see L2Options.dirtyVictimSkip (default 0.65) */
+  dirtyVictimSkip?: number;
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
   l2Partitions?: number;
 }
@@ -122,7 +122,7 @@ export class MemoryHierarchy {
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
-        writeCopiesEvictFirst: opts.writeCopiesEvictFirst ?? true,
+        dirtyVictimSkip: opts.dirtyVictimSkip ?? 0.65,
       },
       this.dram,
     );

@@ -20,6 +20,9 @@ export interface L2Options {
    * persisting data can reclaim those ways without a write-back. [INFER] from the H200 `setaside`
    * variant (surprise 8): pass 2 wrote 13 MB back per rep (plain: 2.4 MB) and the dirty bytes left
    * for the evict kernel fell from 21.0 to 7.7 MB = x0.37 ~ 6/16, the share of non-set-aside ways.
+   * Not so with the default 3/16 set aside: there an 8 MiB buffer written into an L2 of clean lines
+   * writes nothing to DRAM (test/fidelity/probes/l2_copy_probe.cu), where this writes ~2 MB: a known
+   * deviation (copy_lifetime.test.ts); without it family 5's `setaside` and family 1 miss.
    */
   writeThroughInSetAside?: boolean;
   /**
@@ -66,14 +69,16 @@ export interface L2Options {
    */
   partitions?: number;
   /**
-   * The near copy that a write to a far line leaves in the writer's partition is inserted evict-first
-   * when the write carries no hint (a replica of data just written is the first thing to give up),
-   * as a normal line when it is hinted (evict_last / demote: family 5 `annot` / `window` read those
-   * copies back at 97 % / 60 % tex hits). [INFER] from family 1: g_ld_u64/u128_coalesced and
-   * *_stride2 write back 14.0 / 44.7 / 20.1 / 48.4 MB; with normal write copies the copies crowd
-   * out dirty lines (16.3 / 50.3 / 22.2 / 55.5 MB). Default false (the L2 alone); the hierarchy sets it.
+   * Write-back avoidance: when a set's replacement victim (its LRU normal line) is dirty, with this
+   * probability the set's oldest clean normal line is evicted instead, if it has one. [INFER] from
+   * the H200 (test/fidelity/probes/l2_copy_probe.cu, kernels/l2_copy_lifetime.ts): an 8 MiB buffer
+   * each SM wrote outlives the same buffer read, behind a read-only stream of X MiB (its home lines
+   * left after X = 36 / 40 / 48 / 64: 63 / 41 / 15 / 2 %; read: 24 / 6 / 0 / 0 %), while the clean
+   * near copies of its far lines do not. Load-then-store kernels keep more of their stores dirty at
+   * the end for the same reason (family 1: g_ld_u64/u128_coalesced write 13.7 / 47.3 MB here, 17.5 /
+   * 49.8 with 0; the H200 14.0 / 44.7). 0.65 fits the probe's drain. 0 = plain LRU.
    */
-  writeCopiesEvictFirst?: boolean;
+  dirtyVictimSkip?: number;
   /** SM -> partition (default sm % partitions) */
   partitionOfSm?: (sm: number) => number;
 }
@@ -144,8 +149,9 @@ export class L2Cache {
   /** sets per partition */
   private readonly partSets: number;
   private readonly smPart: Uint8Array;
-  /** class of the near copy a write to a far line leaves: evict-first unless the write carries a hint */
-  private readonly writeCopyCls: number;
+  /** dirtyVictimSkip as a threshold on a 32-bit hash, and the count of dirty victims drawn for */
+  private readonly skipBelow: number;
+  private skipDraws = 0;
 
   // ---- counters (sectors), reset by resetCounters() ----
   readHit = 0;
@@ -215,7 +221,7 @@ export class L2Cache {
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
-    this.writeCopyCls = (opts.writeCopiesEvictFirst ?? false) ? CLS_FIRST : CLS_NORMAL;
+    this.skipBelow = Math.round(Math.min(1, Math.max(0, opts.dirtyVictimSkip ?? 0)) * 4294967296);
     this.setPersistingBytes(0);
   }
 
@@ -269,6 +275,7 @@ export class L2Cache {
     this.partner.fill(0);
     this.partial.fill(0);
     this.copy.fill(0);
+    this.skipDraws = 0;
   }
 
   /**
@@ -371,7 +378,26 @@ export class L2Cache {
         bestStamp = st;
       }
     }
+    if (bestCls === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
+      // the oldest clean normal line instead
+      let clean = -1;
+      let cleanStamp = Infinity;
+      for (let i = from; i < to; i++)
+        if (c[i] === CLS_NORMAL && this.dirty[i] === 0 && s[i]! < cleanStamp) {
+          clean = i;
+          cleanStamp = s[i]!;
+        }
+      if (clean >= 0) return clean;
+    }
     return best;
+  }
+
+  /** a deterministic draw (hash of a counter) with probability dirtyVictimSkip */
+  private skipDirty(): boolean {
+    let z = Math.imul(++this.skipDraws, 0x9e3779b1);
+    z = Math.imul(z ^ (z >>> 16), 0x45d9f3b);
+    z = Math.imul(z ^ (z >>> 16), 0x45d9f3b);
+    return ((z ^ (z >>> 16)) >>> 0) < this.skipBelow;
   }
 
   private firstEmpty(from: number, to: number): number {
@@ -665,7 +691,7 @@ export class L2Cache {
     const set = this.setIn(near, line);
     let w = this.find(set * this.ways, line);
     if (w < 0) {
-      w = this.allocate(set, line, hint === HINT_FIRST ? CLS_FIRST : hint === HINT_UNCHANGED ? this.writeCopyCls : CLS_NORMAL);
+      w = this.allocate(set, line, hint === HINT_FIRST ? CLS_FIRST : CLS_NORMAL);
       this.valid[w] = 0;
       this.dirty[w] = 0;
       this.partner[w] = 0;

@@ -7,12 +7,14 @@
  * yield where they wait for their loads) and on the ~2.3 MB of dirty lines ncu's multi-pass replay
  * leaves in the L2 (test/fidelity/replay_residue.test.ts), which every kernel that streams past the L2 writes
  * back: why g_ld_u8/u16/u32_stride32 write 5.1 / 9.1 / 17.1 MB for 4.2 / 8.4 / 16.8 MB stored.
- * Two known deviations, judged against a looser bound and printed so that a change that fixes (or
- * worsens) them shows: g_ld_u128_stride2 and g_ld_u64_stride2 write 55.4 / 22.2 MB where the H200
- * writes 48.4 / 20.1. With 64 warps per SM the H200 keeps 4-7 MB more of a 16-byte kernel's stores
- * dirty than with 8 (dirty_retention.test.ts); the interpreter's warp order reproduces a third of
- * that. Its mechanism is not found (tried: read copies evict-first, a block's next turn in the same
- * round), so not modelled.
+ * What stays dirty also depends on the L2's replacement: a dirty victim is often passed over for a
+ * clean line (src/memory/l2Cache.ts dirtyVictimSkip, measured in copy_lifetime.test.ts), and a freed
+ * block slot takes its next block at once, so a kernel ends with the stores of every resident warp
+ * (src/exec/scheduler.ts). One known deviation, judged against a looser bound and printed so that a
+ * change that fixes (or worsens) it shows: g_ld_u128_stride2 writes ~54 MB where the H200 writes
+ * 48.4. With 64 warps per SM the H200 keeps 7 MB more of that kernel's stores dirty than with 8
+ * (dirty_retention.test.ts), here 1.5; and on the H200 alone among the probed kernels it does not pay
+ * the ~2.3 MB ncu's replay leaves dirty (replay_residue.test.ts). Its mechanism is not found.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
@@ -23,7 +25,7 @@ const L2 = 'lts__t_sector_hit_rate.pct';
 const RD = 'dram__bytes_read.sum';
 const WR = 'dram__bytes_write.sum';
 /** kernel -> bound in bytes on the DRAM bytes written (see above) */
-const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u128_stride2: 8e6, g_ld_u64_stride2: 3e6 };
+const KNOWN_WRITE_GAPS: Record<string, number> = { g_ld_u128_stride2: 7e6 };
 
 let rows: ValidationRow[] = [];
 beforeAll(async () => {

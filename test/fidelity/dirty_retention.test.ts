@@ -4,13 +4,16 @@
  * DRAM bytes written = bytes stored - dirty bytes left in L2. On the H200 that depends on how many
  * bytes the resident warps have in flight: fewer resident warps (dynamic shared memory the kernel
  * never touches) or half the bytes per warp (the 8-byte kernel on twice the grid) leave less dirty
- * data. The interpreter reproduces it by ending a warp's turn where it waits for its load
- * (src/exec/scheduler.ts), so its store reaches the L2 after the other resident warps' loads.
- * Every launch also writes back the ~2.3 MB ncu's replay left dirty (replay_residue.test.ts): the u8
- * kernel writes 5.1-5.5 MB for 4.2 MB stored. Known deviations, printed and judged within their own
- * bound: the 16- and 8-byte stride-2 kernels with 8 blocks per SM (and the 16-byte one with a store
- * that does not wait) keep 2-7 MB more dirty on the H200 than here: the occupancy effect is larger
- * there (u128_stride2 48.4 vs 55.2 MB from 8 to 1 block per SM; here 55.0 vs 57.5).
+ * data. The interpreter reproduces it by ending a warp's turn where it waits for its load and by
+ * giving a freed block slot its next block at once (src/exec/scheduler.ts): a store reaches the L2
+ * after the other resident warps' loads, and a kernel ends with the stores of every resident warp.
+ * A dirty replacement victim is often passed over for a clean line (src/memory/l2Cache.ts
+ * dirtyVictimSkip, measured in copy_lifetime.test.ts). Every launch also writes back the ~2.3 MB ncu's
+ * replay left dirty (replay_residue.test.ts): the u8 kernel writes 5.1-5.5 MB for 4.2 MB stored.
+ * Known deviation, printed and judged within its own bound: the 16-byte stride-2 kernel with 8 blocks
+ * per SM (and with a store that does not wait for its load) keeps ~6 MB more dirty on the H200 than
+ * here (48.4 vs 54.6 MB written; 50.1 vs 56.2): the occupancy effect is larger there (from 8 to 1 block
+ * per SM 48.4 -> 55.2 MB on the H200, 54.6 -> 56.1 here).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -52,9 +55,8 @@ beforeAll(() => {
   h200 = new Map(Object.entries(LAUNCH).map(([k, id]) => [k, byId.get(id)!]));
 });
 
-/** see above */
 /** kernel -> bound in bytes (see above) */
-const KNOWN: Record<string, number> = { l2d_u128_stride2_smem0k: 8e6, l2d_u128_stride2_indep: 8e6, l2d_u64_stride2_smem0k: 3e6 };
+const KNOWN: Record<string, number> = { l2d_u128_stride2_smem0k: 7e6, l2d_u128_stride2_indep: 7e6 };
 
 const mb = (b: number) => (b / 1e6).toFixed(1);
 

@@ -1,10 +1,11 @@
 /**
  * Family-1 address streams (micro.cu g_ld_* / g_st_*) replayed into the hierarchy with ncu's
  * --cache-control all, compared with the H200 (groundtruth/h200/summary.json).
- * The write-backs of the 8- and 16-byte stride-2 and misaligned copies are not asserted here (stride
- * 2: 23.6 vs 20.1 MB, 56.2 vs 48.4). These streams issue each warp's store right after its load; on
- * the GPU it follows the other resident warps' loads, which leaves more dirty data in L2 (the
- * interpreter's order, asserted in test/fidelity/caches.test.ts and dirty_retention.test.ts).
+ * The write-backs of the 8- and 16-byte stride-2 copies are not asserted here (22.4 vs 20.1 MB, 56.7
+ * vs 48.4). These streams issue each warp's store right after its load; on the GPU it follows the
+ * other resident warps' loads, and the kernel ends with the stores of every resident warp, which
+ * leaves more dirty data in L2 (the interpreter's order, asserted in test/fidelity/caches.test.ts and
+ * dirty_retention.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
@@ -50,6 +51,7 @@ describe('family 1 vs H200', () => {
     'g_ld_u16_stride32',
     'g_ld_u32_broadcast',
     'g_ld_u64_coalesced',
+    'g_ld_u64_misaligned',
     'g_ld_u64_broadcast',
     'g_ld_u128_coalesced',
     'g_ld_u128_stride32',
@@ -67,7 +69,7 @@ describe('family 1 vs H200', () => {
     expect(Math.abs(o[WR]! - g[WR]!)).toBeLessThanOrEqual(Math.max(0.1 * g[WR]!, 2e6));
   });
 
-  it.each(['g_ld_u64_misaligned', 'g_ld_u64_stride2', 'g_ld_u128_stride2'])('%s: L2 hit within 5 points, DRAM read within 10 %', (k) => {
+  it.each(['g_ld_u64_stride2', 'g_ld_u128_stride2'])('%s: L2 hit within 5 points, DRAM read within 10 %', (k) => {
     const o = run(k);
     const g = gt(k);
     expect(Math.abs(o[L2_HIT]! - g[L2_HIT]!)).toBeLessThan(5);
