@@ -12,7 +12,7 @@ import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram,
 
 const MIB = 1 << 20;
 const SMS = 132;
-/** int4 per block: micro probe's rBytes / 16 / sms */
+/** int4 per block: the probe's rBytes / 16 / sms */
 const CHUNK = Math.floor((8 * MIB) / 16 / SMS);
 /** the probe's X values (MiB of the stream between the two reads) */
 export const X_MIB = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 48, 64, 96] as const;
