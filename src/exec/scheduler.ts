@@ -1,13 +1,13 @@
 /**
- * Grid execution: blocks are resident on SMs up to the occupancy limit, and the
- * resident warps run round-robin a quantum of instructions each, so that memory accesses reach the
- * caches interleaved roughly as on the GPU (this matters for what L1 and L2 keep). A warp's turn also
- * ends at the first instruction that uses a global load issued in that turn: on the GPU it stalls
- * there for the memory latency while the other resident warps issue, so its store reaches the L2
- * after their loads. A slot freed by a finished block takes the next block in the same turn, so
- * the resident blocks stay out of step as on the GPU and the last loads of a kernel are followed by
- * the stores of every resident warp (in lock-step waves only those of the last, partial wave). The
- * H200 shows this order in what the L2 keeps dirty at a kernel's end
+ * Grid execution: blocks are resident on SMs up to the occupancy limit, and the resident warps run
+ * round-robin a quantum of instructions each, so that memory accesses reach the caches interleaved
+ * roughly as on the GPU (this matters for what L1 and L2 keep). A warp's turn also ends at the first
+ * instruction that uses a global load issued in that turn: on the GPU it stalls there for the memory
+ * latency while the other resident warps issue, so its store reaches the L2 after their loads. A
+ * slot freed by a finished block takes the next block in the same turn, so the resident blocks stay
+ * out of step as on the GPU and the last loads of a kernel are followed by the stores of every
+ * resident warp (in lock-step waves only those of the last, partial wave). The H200 shows this order
+ * in what the L2 keeps dirty at a kernel's end
  * (test/fidelity/probes/l2_dirty_probe.cu): g_ld_u128_stride2 writes back 48.4 MB with 8 blocks per
  * SM, 55.0 / 55.2 MB with 2 / 1; at equal bytes the u64 kernel, whose warps have half the bytes in
  * flight, 53.9 MB. Barriers suspend warps; a block whose warps all wait at barriers that cannot
@@ -293,27 +293,29 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     }
   };
 
+  /** one turn for each running warp of the block; false when none could run */
+  const runBlock = (b: BlockSlot): boolean => {
+    let progressed = false;
+    for (const w of b.warps) {
+      if (w.state !== WarpState.Running) continue;
+      runWarp(w, opts.quantum);
+      progressed = true;
+    }
+    return progressed;
+  };
+
   const active: BlockSlot[] = [];
   for (const b of slots) if (startBlock(b)) active.push(b);
 
   while (active.length > 0) {
     for (let s = 0; s < active.length; s++) {
       const b = active[s] as BlockSlot;
-      let progressed = false;
-      for (const w of b.warps) {
-        if (w.state !== WarpState.Running) continue;
-        runWarp(w, opts.quantum);
-        progressed = true;
-      }
+      const progressed = runBlock(b);
       if (b.done()) {
-        if (!startBlock(b)) {
-          active.splice(s, 1);
-          s--;
-          continue;
-        }
         // the freed slot's next block takes its first turn at once, as the GPU's block scheduler
         // refills a slot when it frees: the slots do not fall into lock-step waves
-        for (const w of b.warps) runWarp(w, opts.quantum);
+        if (startBlock(b)) runBlock(b);
+        else active.splice(s--, 1);
         continue;
       }
       if (!progressed) {

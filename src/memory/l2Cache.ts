@@ -1,5 +1,5 @@
 import type { Dram } from './dram.js';
-import { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED, type L2Hint } from './accessProperty.js';
+import { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED, hash32, type L2Hint } from './accessProperty.js';
 
 /** eviction classes of a resident line: victims are taken from FIRST before NORMAL before LAST */
 export const CLS_FIRST = 0;
@@ -394,10 +394,7 @@ export class L2Cache {
 
   /** a deterministic draw (hash of a counter) with probability dirtyVictimSkip */
   private skipDirty(): boolean {
-    let z = Math.imul(++this.skipDraws, 0x9e3779b1);
-    z = Math.imul(z ^ (z >>> 16), 0x45d9f3b);
-    z = Math.imul(z ^ (z >>> 16), 0x45d9f3b);
-    return ((z ^ (z >>> 16)) >>> 0) < this.skipBelow;
+    return hash32(++this.skipDraws) < this.skipBelow;
   }
 
   private firstEmpty(from: number, to: number): number {
