@@ -8,26 +8,18 @@
  * Each configuration starts from an L2 holding only clean lines of another buffer: the probe's
  * 512 MiB read stream, here 128 MiB (as thorough: two L2s of lines and their copies).
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, vec } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32 } from '../src/api.js';
+import { I4, MIB, SMS, keep, readStream } from './lib/readStream.js';
 
-const MIB = 1 << 20;
-const SMS = 132;
 /** int4 per block: the probe's rBytes / 16 / sms */
 const CHUNK = Math.floor((8 * MIB) / 16 / SMS);
 /** the probe's X values (MiB of the stream between the two reads) */
 export const X_MIB = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 48, 64, 96] as const;
 const FLUSH_MIB = 128;
-const I4 = vec(u32, 4);
 /** one block per SM: 160 KB of dynamic shared memory keeps a second one off */
 const ONE_PER_SM = 160 * 1024;
 
 const R_PARAMS = { r: ptr('global', I4), sink: ptr('global', u32) };
-const S_PARAMS = { b: ptr('global', I4), n: u32, sink: ptr('global', u32) };
-
-/** the accumulated words reach memory only if they equal a value the data never makes (keeps the loads live) */
-function keep(k: KernelBuilder, acc: Val, sink: PtrVal): void {
-  k.if(acc.eq(0x12345678), () => sink.at(k.threadIdx.x).store(acc));
-}
 
 function readR(name: string) {
   return defineKernel({
@@ -65,33 +57,11 @@ const writeR = defineKernel({
   },
 });
 
-/** a grid-wide read-only stream of n int4 (8 blocks of 256 threads per SM) */
-function streamKernel(name: string) {
-  return defineKernel({
-    name,
-    description: 'grid-stride int4 read-only stream',
-    params: S_PARAMS,
-    launch: { grid: SMS * 8, block: 256 },
-    setup: () => {
-      throw new Error('launched by the l2c_* programs only');
-    },
-    body: (k, { b, n, sink }) => {
-      const acc = k.let(u32, 0);
-      k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), (i) => {
-        const v = b.at(i).load();
-        if (!('parts' in v)) throw new Error('int4 expected');
-        acc.set(acc.xor(v.y));
-      });
-      keep(k, acc, sink);
-    },
-  });
-}
-
 function program(mode: 'read' | 'write') {
   const first = mode === 'read' ? readR('l2c_read_r1') : writeR;
   const second = readR(`l2c_${mode}_r2`);
-  const flush = streamKernel('l2c_flush');
-  const stream = streamKernel(`l2c_${mode}_stream`);
+  const flush = readStream('l2c_flush');
+  const stream = readStream(`l2c_${mode}_stream`);
   return defineProgram({
     name: `l2c_${mode}`,
     description: `R ${mode === 'read' ? 'read' : 'written'} per SM, X MiB streamed, R read again; X = ${X_MIB.join(', ')} MiB`,

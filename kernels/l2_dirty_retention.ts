@@ -11,11 +11,11 @@
 import { type ElemType, type Val, type VecVal, defineKernel, ptr, u8, u32, u64, vec } from '../src/api.js';
 import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
 
-const U128 = vec(u32, 4);
+export const U128 = vec(u32, 4);
 const BYTES = new Map<ElemType, number>([[u8, 1], [u64, 8], [U128, 16]]);
 const KB = 1024;
 
-interface Variant {
+export interface Variant {
   name: string;
   elem: ElemType;
   /** in[stride * i] */
@@ -38,7 +38,7 @@ function firstWord(v: Val | VecVal): Val {
   return 'parts' in v ? v.x : v;
 }
 
-function probe(v: Variant) {
+export function probe(v: Variant) {
   const bytes = BYTES.get(v.elem)!;
   const threads = G_THREADS * (v.gridScale ?? 1);
   return defineKernel({

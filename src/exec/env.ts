@@ -15,6 +15,8 @@ export interface MemorySystem {
   access(a: GlobalAccess): AccessOutcome;
   prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void;
   discardL2(lineAddress: number): void;
+  /** a scheduler round ended: every resident warp took a turn (about one memory latency) */
+  endRound?(): void;
 }
 
 /** hooks for the timing model; called only when set */

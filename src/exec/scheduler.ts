@@ -307,7 +307,9 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const active: BlockSlot[] = [];
   for (const b of slots) if (startBlock(b)) active.push(b);
 
+  const memsys = env.memsys;
   while (active.length > 0) {
+    memsys?.endRound?.();
     for (let s = 0; s < active.length; s++) {
       const b = active[s] as BlockSlot;
       const progressed = runBlock(b);

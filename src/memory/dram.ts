@@ -9,11 +9,16 @@ export class Dram {
   /** traffic that belongs to no launch (ncu's pre-launch flush write-backs) goes here and is dropped */
   private muted = false;
 
+  /** sectors moved either way, counted or not (the load the L2 sees) */
+  moved = 0;
+
   read(sectors: number): void {
+    this.moved += sectors;
     if (!this.muted) this.readSectors += sectors;
   }
 
   write(sectors: number): void {
+    this.moved += sectors;
     if (!this.muted) this.writeSectors += sectors;
   }
 

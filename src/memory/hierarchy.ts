@@ -62,8 +62,18 @@ export interface HierarchyOptions {
   partialLinesPerSet?: number;
   /** see L2Options.partialDirtyWeight (default 2) */
   partialDirtyWeight?: number;
-  /** see L2Options.dirtyVictimSkip (default 0.65) */
-  dirtyVictimSkip?: number;
+  /**
+   * Write-back avoidance under DRAM load (L2Options.dirtyVictimSkip, set every scheduler round): a
+   * dirty replacement victim is passed over with probability idle + (1 - idle) L / (L + halfLoadBytes),
+   * L the DRAM bytes (fills and write-backs) of the last round, in which every resident warp took one
+   * turn: about the bytes in flight. Default idle 0.6, halfLoadBytes 12 MB, [INFER] from two H200
+   * probes. test/fidelity/probes/l2_drain_probe.cu: the u128 stride-2 copy leaves 20.5 MB of its
+   * 67 MB stored dirty with 8 blocks per SM and 13.5 MB with 1 (the next kernel writes them back;
+   * ~10.7 / 1.5 MB per round here, skip 0.79 / 0.64), the u128 coalesced one 25.4 / 20.5, while a
+   * store-only kernel leaves 28.4 either way (the dirty cap binds). l2_copy_probe.cu: R written
+   * outlives R read behind a read stream (~4 MB per round, skip 0.70): half gone at X = 38 MiB.
+   */
+  writeBackAvoidance?: { idle: number; halfLoadBytes: number };
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
   l2Partitions?: number;
 }
@@ -91,6 +101,9 @@ export class MemoryHierarchy {
   private windowSpec: AccessPolicyWindow | null = null;
   /** persisting lines resident when the launch began */
   private persistingAtStart = 0;
+  private readonly avoidance: { idle: number; halfLoadBytes: number };
+  /** DRAM sectors moved when the last scheduler round began */
+  private movedAtRound = 0;
 
   // L1 counters (sectors)
   private l1LdHit = 0;
@@ -122,10 +135,11 @@ export class MemoryHierarchy {
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
-        dirtyVictimSkip: opts.dirtyVictimSkip ?? 0.65,
       },
       this.dram,
     );
+    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.6, halfLoadBytes: 12e6 };
+    this.l2.setDirtyVictimSkip(this.avoidance.idle);
     this.limit = 0;
     this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);
   }
@@ -167,6 +181,7 @@ export class MemoryHierarchy {
       this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.ncuReplayDirtyBytes / this.lineSize));
     }
     this.dram.reset();
+    this.movedAtRound = this.dram.moved;
     this.l2.resetCounters();
     this.persistingAtStart = this.limit > 0 ? this.l2.persistingLines() : 0;
     this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;
@@ -261,6 +276,14 @@ export class MemoryHierarchy {
   /** cuda::apply_access_property / prefetch.global.L2::evict_last|evict_normal on one 128-B line */
   prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void {
     this.l2.prefetch(Math.floor(lineAddress / this.lineSize), prop === 'persisting' ? 2 : 3);
+  }
+
+  /** a scheduler round ended: the DRAM bytes it moved set how readily the L2 writes dirty victims back */
+  endRound(): void {
+    const load = (this.dram.moved - this.movedAtRound) * this.arch.sectorSize;
+    this.movedAtRound = this.dram.moved;
+    const { idle, halfLoadBytes } = this.avoidance;
+    this.l2.setDirtyVictimSkip(idle + ((1 - idle) * load) / (load + halfLoadBytes));
   }
 
   /** cuda::discard_memory: drop a whole 128-B line without write-back (discard.global.L2) */

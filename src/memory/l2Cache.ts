@@ -70,13 +70,10 @@ export interface L2Options {
   partitions?: number;
   /**
    * Write-back avoidance: when a set's replacement victim (its LRU normal line) is dirty, with this
-   * probability the set's oldest clean normal line is evicted instead, if it has one. [INFER] from
-   * the H200 (test/fidelity/probes/l2_copy_probe.cu, kernels/l2_copy_lifetime.ts): an 8 MiB buffer
-   * each SM wrote outlives the same buffer read, behind a read-only stream of X MiB (its home lines
-   * left after X = 36 / 40 / 48 / 64: 63 / 41 / 15 / 2 %; read: 24 / 6 / 0 / 0 %), while the clean
-   * near copies of its far lines do not. Load-then-store kernels keep more of their stores dirty at
-   * the end for the same reason (family 1: g_ld_u64/u128_coalesced write 13.7 / 47.3 MB here, 17.5 /
-   * 49.8 with 0; the H200 14.0 / 44.7). 0.65 fits the probe's drain. 0 = plain LRU.
+   * probability the set's oldest clean normal line is evicted instead, if it has one. The H200 does
+   * so more the busier its DRAM is: the memory hierarchy sets it every scheduler round from the DRAM
+   * bytes moved (setDirtyVictimSkip; src/memory/hierarchy.ts writeBackAvoidance has the evidence).
+   * 0 = plain LRU.
    */
   dirtyVictimSkip?: number;
   /** SM -> partition (default sm % partitions) */
@@ -150,7 +147,7 @@ export class L2Cache {
   private readonly partSets: number;
   private readonly smPart: Uint8Array;
   /** dirtyVictimSkip as a threshold on a 32-bit hash, and the count of dirty victims drawn for */
-  private readonly skipBelow: number;
+  private skipBelow = 0;
   private skipDraws = 0;
 
   // ---- counters (sectors), reset by resetCounters() ----
@@ -221,7 +218,7 @@ export class L2Cache {
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
-    this.skipBelow = Math.round(Math.min(1, Math.max(0, opts.dirtyVictimSkip ?? 0)) * 4294967296);
+    this.setDirtyVictimSkip(opts.dirtyVictimSkip ?? 0);
     this.setPersistingBytes(0);
   }
 
@@ -390,6 +387,11 @@ export class L2Cache {
       if (clean >= 0) return clean;
     }
     return best;
+  }
+
+  /** probability a dirty victim is passed over (L2Options.dirtyVictimSkip) from now on */
+  setDirtyVictimSkip(p: number): void {
+    this.skipBelow = Math.round(Math.min(1, Math.max(0, p)) * 4294967296);
   }
 
   /** a deterministic draw (hash of a counter) with probability dirtyVictimSkip */

@@ -9,7 +9,7 @@
  *   reads inserted half-way down the recency order (81 % at X = 20 MiB);
  * - R's home lines go at about the same X when read: 1.5 X + 12 MiB of allocations fill the 60 MiB
  *   (copies take room), and later when written: a dirty victim is passed over for a clean line
- *   (src/memory/l2Cache.ts dirtyVictimSkip), so written lines drain over 30-64 MiB.
+ *   (src/memory/hierarchy.ts writeBackAvoidance), so written lines drain over 30-64 MiB.
  * Known deviations: the H200's cliff for read lines is sharper (at X = 36 MiB 76 % of R is gone at
  * home, here 46 %); the X at which half is gone is asserted instead. The chunks are not 32-byte
  * aligned: the sectors two warps each write half of stay invalid in a far line's near copy here

@@ -19,6 +19,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'global_loads', args: ['kernels/global_loads.ts', '-k', 'regex:^g_ld_'] },
   { name: 'l2_dirty_retention', args: ['kernels/l2_dirty_retention.ts'] },
   { name: 'l2_copy_lifetime', args: ['kernels/l2_copy_lifetime.ts', '--cache-control', 'none'] },
+  { name: 'l2_drain', args: ['kernels/l2_drain.ts', '--cache-control', 'none'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
   { name: 'transpose', args: ['kernels/transpose.ts'] },

@@ -1,11 +1,10 @@
 /**
  * Family-1 address streams (micro.cu g_ld_* / g_st_*) replayed into the hierarchy with ncu's
  * --cache-control all, compared with the H200 (groundtruth/h200/summary.json).
- * The write-backs of the 8- and 16-byte stride-2 copies are not asserted here (22.4 vs 20.1 MB, 56.7
- * vs 48.4). These streams issue each warp's store right after its load; on the GPU it follows the
- * other resident warps' loads, and the kernel ends with the stores of every resident warp, which
- * leaves more dirty data in L2 (the interpreter's order, asserted in test/fidelity/caches.test.ts and
- * dirty_retention.test.ts).
+ * These streams issue each warp's store right after its load; on the GPU it follows the other
+ * resident warps' loads, and the kernel ends with the stores of every resident warp (the
+ * interpreter's order, asserted in test/fidelity/caches.test.ts and dirty_retention.test.ts). They
+ * end a scheduler round per wave of resident warps, so the L2 sees the DRAM load as in the interpreter.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
@@ -46,6 +45,8 @@ describe('family 1 vs H200', () => {
     'g_ld_u32_coalesced',
     'g_ld_u32_misaligned',
     'g_ld_u32_stride2',
+    'g_ld_u64_stride2',
+    'g_ld_u128_stride2',
     'g_ld_u32_stride32',
     'g_ld_u8_stride32',
     'g_ld_u16_stride32',
@@ -67,13 +68,6 @@ describe('family 1 vs H200', () => {
     expect(Math.abs(o[L2_HIT]! - g[L2_HIT]!)).toBeLessThan(5);
     expect(Math.abs(o[RD]! - g[RD]!)).toBeLessThanOrEqual(0.1 * g[RD]! + 1e4);
     expect(Math.abs(o[WR]! - g[WR]!)).toBeLessThanOrEqual(Math.max(0.1 * g[WR]!, 2e6));
-  });
-
-  it.each(['g_ld_u64_stride2', 'g_ld_u128_stride2'])('%s: L2 hit within 5 points, DRAM read within 10 %', (k) => {
-    const o = run(k);
-    const g = gt(k);
-    expect(Math.abs(o[L2_HIT]! - g[L2_HIT]!)).toBeLessThan(5);
-    expect(Math.abs(o[RD]! - g[RD]!)).toBeLessThanOrEqual(0.1 * g[RD]! + 1e4);
   });
 
   it("a flushed launch starts with the dirty lines ncu's replay leaves; a kept L2 does not get them", () => {

@@ -4,7 +4,8 @@
  *
  * Schedule assumed (the real GPU runs many blocks at once; these orders are what the tests rely on):
  *  - family 1: block b runs on SM b % 132; blocks in blockIdx order, the 8 warps of a block in order,
- *    each warp its load then its store;
+ *    each warp its load then its store; a scheduler round (the DRAM load the L2 sees) ends after
+ *    every 8 blocks per SM (the resident warps at full occupancy);
  *  - family 5: the whole grid is one wave (512 blocks of 256 threads <= 132 SMs x 8), so warps advance
  *    in lockstep: for each loop iteration k, every warp (block-linear order) does iteration k;
  *    the 512 MB flush/evict kernels likewise iterate their grid-stride loop in lockstep.
@@ -92,15 +93,20 @@ export function patIdx(p: Pattern, i: number): number {
   }
 }
 
+/** warps per SM at full occupancy (8 blocks of 256 threads) */
+const RESIDENT_WARPS = 64;
+
 /** g_ld_<T>_<pattern>: out[i] = in[pat(i)], 16384 blocks x 256 threads */
 export function runGld(m: MemoryHierarchy, elemBytes: number, p: Pattern, smCount = 132): void {
   const r = new Req();
   const warps = G_THREADS / 32;
+  m.endRound();
   for (let w = 0; w < warps; w++) {
     const sm = Math.floor(w / 8) % smCount;
     const t0 = w * 32;
     r.fill((l) => BIG + patIdx(p, t0 + l) * elemBytes, elemBytes).go(m, sm, 'ld');
     r.fill((l) => OUT + (t0 + l) * elemBytes, elemBytes).go(m, sm, 'st');
+    if ((w + 1) % (smCount * RESIDENT_WARPS) === 0) m.endRound();
   }
 }
 
@@ -112,6 +118,7 @@ export function runGst(m: MemoryHierarchy, elemBytes: number, p: Pattern, smCoun
     const sm = Math.floor(w / 8) % smCount;
     const t0 = w * 32;
     r.fill((l) => BIG + patIdx(p, t0 + l) * elemBytes, elemBytes).go(m, sm, 'st');
+    if ((w + 1) % (smCount * RESIDENT_WARPS) === 0) m.endRound();
   }
 }
 
