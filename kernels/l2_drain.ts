@@ -16,15 +16,15 @@ const KB = 1024;
 const AFTER_MIB = 128;
 
 /** micro.cu's g_st_u128_coalesced with `smem` bytes of dynamic shared memory */
-function storeOnly(smem: number) {
+export function storeOnly(name: string, smem: number) {
   return defineKernel({
-    name: `l2dr_st_u128_smem${smem / KB}k`,
+    name,
     description: `one coalesced 16-byte store per thread, ${smem / KB} KB dynamic shared memory`,
     params: { in: ptr('global', U128), out: ptr('global', U128), sink: ptr('global', u32) },
     launch: { grid: G_THREADS / 256, block: 256, dynamicShared: smem },
     registers: 16,
     setup: () => {
-      throw new Error('launched by the l2dr program only');
+      throw new Error('launched by programs only');
     },
     body: (k, { out }) => {
       const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
@@ -42,8 +42,8 @@ const DRAIN_KERNELS = [
   ...load('u128_coalesced', U128, 1),
   ...load('u64_stride2', u64, 2),
   ...load('u64_coalesced', u64, 1),
-  storeOnly(0),
-  storeOnly(200 * KB),
+  storeOnly('l2dr_st_u128_smem0k', 0),
+  storeOnly('l2dr_st_u128_smem200k', 200 * KB),
 ];
 
 export default defineProgram({

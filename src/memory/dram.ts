@@ -1,6 +1,6 @@
 /**
  * DRAM as seen from the L2: only traffic is modelled (no timing). Counts 32-B sectors read (L2 fills)
- * and written (L2 write-backs / write-throughs); ncu reports `dram__sectors_{read,write}.sum` and
+ * and written (L2 write-backs); ncu reports `dram__sectors_{read,write}.sum` and
  * `dram__bytes_{read,write}.sum` = sectors x 32.
  */
 export class Dram {

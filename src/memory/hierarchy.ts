@@ -36,7 +36,7 @@ export interface AccessOutcome {
   l1HitSectors: number;
   l2HitSectors: number;
   dramSectors: number;
-  /** dirty sectors the request pushed out of L2 to DRAM (write-backs; write-throughs of a set-aside) */
+  /** dirty sectors the request pushed out of L2 to DRAM (write-backs) */
   dramWriteSectors: number;
 }
 
@@ -48,10 +48,9 @@ export interface HierarchyOptions {
   l2Ways?: number;
   /** L1 associativity (default 4) */
   l1Ways?: number;
-  /** see L2Options.writeThroughInSetAside (default true) */
-  writeThroughInSetAside?: boolean;
-  /** see L2Options.dirtyFraction (default 0.573) */
-  dirtyFraction?: number;
+  /** see L2Options.dirtyWays (default 7.25) and cleanWays (default 4) */
+  dirtyWays?: number;
+  cleanWays?: number;
   /**
    * see L2Options.inflightRequests (default 4096: a near request for the unrequested half of a
    * recent 64-B fill is a merged miss; with the fabric lookups in lts__t_sector_hit_rate this gives
@@ -66,12 +65,15 @@ export interface HierarchyOptions {
    * Write-back avoidance under DRAM load (L2Options.dirtyVictimSkip, set every scheduler round): a
    * dirty replacement victim is passed over with probability idle + (1 - idle) L / (L + halfLoadBytes),
    * L the DRAM bytes (fills and write-backs) of the last round, in which every resident warp took one
-   * turn: about the bytes in flight. Default idle 0.6, halfLoadBytes 12 MB, [INFER] from two H200
-   * probes. test/fidelity/probes/l2_drain_probe.cu: the u128 stride-2 copy leaves 20.5 MB of its
+   * turn: about the bytes in flight. Default idle 0.2, halfLoadBytes 10 MB, [INFER] from family 1 and two
+   * H200 probes. test/fidelity/probes/l2_drain_probe.cu: the u128 stride-2 copy leaves 20.5 MB of its
    * 67 MB stored dirty with 8 blocks per SM and 13.5 MB with 1 (the next kernel writes them back;
-   * ~10.7 / 1.5 MB per round here, skip 0.79 / 0.64), the u128 coalesced one 25.4 / 20.5, while a
+   * ~10.7 / 1.5 MB per round here, skip 0.61 / 0.30), the u128 coalesced one 25.4 / 20.5, while a
    * store-only kernel leaves 28.4 either way (the dirty cap binds). l2_copy_probe.cu: R written
-   * outlives R read behind a read stream (~4 MB per round, skip 0.70): half gone at X = 38 MiB.
+   * outlives R read behind a read stream (~4 MB per round, skip 0.44): half gone at X = 38 MiB.
+   * The idle value is the highest that keeps family 1's 8-byte copies (ncu's flushed L2) within 2 MB
+   * (12.3-12.9 MB written, the H200 14.0-14.3); it drains written R faster than the H200 does (5 % of
+   * it left at X = 48 MiB, 14 % there).
    */
   writeBackAvoidance?: { idle: number; halfLoadBytes: number };
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
@@ -129,8 +131,8 @@ export class MemoryHierarchy {
         sectorSize: arch.sectorSize,
         ways: opts.l2Ways ?? 16,
         fillGranularity: arch.dramFillGranularity,
-        writeThroughInSetAside: opts.writeThroughInSetAside ?? true,
-        dirtyFraction: opts.dirtyFraction ?? 0.573,
+        dirtyWays: opts.dirtyWays ?? 7.25,
+        cleanWays: opts.cleanWays ?? 4,
         inflightRequests: opts.inflightRequests ?? 4096,
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
@@ -138,7 +140,7 @@ export class MemoryHierarchy {
       },
       this.dram,
     );
-    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.6, halfLoadBytes: 12e6 };
+    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.2, halfLoadBytes: 10e6 };
     this.l2.setDirtyVictimSkip(this.avoidance.idle);
     this.limit = 0;
     this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);

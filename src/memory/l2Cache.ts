@@ -16,24 +16,17 @@ export interface L2Options {
   /** DRAM read granularity for read misses (arch.dramFillGranularity, 64 B on the H200) */
   fillGranularity: number;
   /**
-   * Non-persisting lines that sit in set-aside ways are written through (kept clean), so that
-   * persisting data can reclaim those ways without a write-back. [INFER] from the H200 `setaside`
-   * variant (surprise 8): pass 2 wrote 13 MB back per rep (plain: 2.4 MB) and the dirty bytes left
-   * for the evict kernel fell from 21.0 to 7.7 MB = x0.37 ~ 6/16, the share of non-set-aside ways.
-   * Not so with the default 3/16 set aside: there an 8 MiB buffer written into an L2 of clean lines
-   * writes nothing to DRAM (test/fidelity/probes/l2_copy_probe.cu), where this writes ~2 MB: a known
-   * deviation (copy_lifetime.test.ts); without it family 5's `setaside` and family 1 miss.
+   * Dirty non-persisting lines allowed per set: min(dirtyWays, ways - set-aside ways - cleanWays);
+   * beyond it the set's LRU dirty line is cleaned (written back, kept valid). A fractional cap is
+   * dithered over the sets. [MEAS] test/fidelity/probes/l2_setaside_probe.cu (sweep): after 64 MiB of
+   * stores the H200 keeps 28.5 / 28.6 / 28.5 / 28.1 / 22.9 / 15.7 / 8.7 MB dirty with 0 / 2 / 3 / 4 /
+   * 6 / 8 / 10 sixteenths of the L2 set aside (no persisting line anywhere): 7.25 ways per set, and
+   * from 6/16 on ~4 ways fewer than the ways left outside the set-aside (family 5's `setaside`,
+   * 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep). Default: no cap.
    */
-  writeThroughInSetAside?: boolean;
-  /**
-   * Dirty non-persisting lines allowed per set, as a fraction of the set's non-set-aside ways; beyond
-   * it the set's LRU dirty line is cleaned (written back, kept valid). [INFER] from family 1: with the
-   * default 11.25 MiB set-aside every kernel that writes more than the L2 holds leaves ~29 MB of its
-   * own data dirty (g_st_u64_coalesced 33.5 MB written / 6.5 MB written back, g_st_u128_coalesced
-   * 67 / 40.2, g_ld_u128_broadcast 67 / 40.7, each less the 2.36 MB ncu's replay left dirty): 7.45 of
-   * the 13 non-set-aside ways per set, 0.573. A fractional cap is dithered over the sets. 1 = no cap.
-   */
-  dirtyFraction?: number;
+  dirtyWays?: number;
+  /** see dirtyWays (default 0) */
+  cleanWays?: number;
   /**
    * L2 line requests during which a sector filled as the unrequested half of a 64-B DRAM granule is
    * still in flight: a request for it then counts as a lookup miss (merged into the pending fill, no
@@ -54,7 +47,7 @@ export interface L2Options {
    */
   partialLinesPerSet?: number;
   /**
-   * Weight of a line with unfilled partial sectors in the per-set dirty cap (dirtyFraction): the
+   * Weight of a line with unfilled partial sectors in the per-set dirty cap (dirtyWays): the
    * byte masks take storage of their own. [INFER] from the same kernels: they keep 150k / 122k /
    * 132k lines dirty at the end (of which ~50k unfilled), full-sector stores 210k
    * (g_st_u64_coalesced / u128_coalesced), and g_st_u32_stride32 writes back every filled sector.
@@ -114,7 +107,6 @@ export class L2Cache {
   private readonly quota: Uint8Array;
   private clock = 1;
   private readonly pairFill: boolean;
-  private readonly writeThroughInSetAside: boolean;
   /** per line: sectors filled as an unrequested 64-B partner, and the request clock of that fill */
   private readonly partner: Uint8Array;
   private readonly fillStamp: Float64Array;
@@ -128,7 +120,8 @@ export class L2Cache {
   private readonly partialWeight: number;
   /** dirty-line cap per set (non-persisting lines) */
   private readonly dirtyCap: Uint8Array;
-  private readonly dirtyFraction: number;
+  private readonly dirtyWays: number;
+  private readonly cleanWays: number;
   /** request clock (one tick per line request) */
   private reqClock = 0;
   /** per way: 1 = a clean copy of a line homed in the other partition */
@@ -200,7 +193,6 @@ export class L2Cache {
     this.stamp = new Float64Array(n);
     this.quota = new Uint8Array(this.sets);
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
-    this.writeThroughInSetAside = opts.writeThroughInSetAside ?? false;
     this.partner = new Uint8Array(n);
     this.fillStamp = new Float64Array(n);
     this.inflight = opts.inflightRequests ?? 4096;
@@ -210,7 +202,8 @@ export class L2Cache {
     this.partialLines = Math.max(1, Math.floor(opts.partialLinesPerSet ?? 2));
     this.partialWeight = opts.partialDirtyWeight ?? 1;
     this.dirtyCap = new Uint8Array(this.sets);
-    this.dirtyFraction = opts.dirtyFraction ?? 1;
+    this.dirtyWays = opts.dirtyWays ?? this.ways;
+    this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
     this.partitions = Math.max(1, Math.floor(opts.partitions ?? 1));
@@ -246,7 +239,8 @@ export class L2Cache {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
       this.quota[s] = q;
       // a fractional cap is dithered over the sets (golden-ratio offsets), so the total is right on average
-      this.dirtyCap[s] = Math.max(1, Math.floor((this.ways - q) * this.dirtyFraction + ((s * 0.6180339887498949) % 1)));
+      const cap = Math.min(this.dirtyWays, this.ways - q - this.cleanWays);
+      this.dirtyCap[s] = Math.max(1, Math.floor(cap + ((s * 0.6180339887498949) % 1)));
       const base = s * this.ways;
       for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
     }
@@ -749,13 +743,8 @@ export class L2Cache {
     }
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
-    if (this.writeThroughInSetAside && this.cls[w] !== CLS_LAST && w - set * this.ways < this.quota[set]!) {
-      if (this.partial[w]! & mask) this.fillPartial(w, this.partial[w]! & mask);
-      this.dram.write(n);
-    } else {
-      this.dirty[w]! |= mask;
-      if (this.dirtyFraction < 1 && this.cls[w] !== CLS_LAST) this.capDirty(set, w);
-    }
+    this.dirty[w]! |= mask;
+    if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w);
     return this.writeFills - before;
   }
 

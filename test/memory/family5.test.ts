@@ -74,7 +74,8 @@ describe('family 5 vs H200', () => {
     const s = launch('setaside', 'pass2')[WR]!;
     expect(Math.abs(s - 13.07 * MB) / (13.07 * MB)).toBeLessThan(0.3);
     expect(launch('plain', 'pass2')[WR]!).toBeLessThan(0.3 * s);
-    expect(total('setaside', WR)).toBeGreaterThan(1.3 * total('plain', WR));
+    // the loop's writes, set-aside over plain: 172 / 132 MB = 1.30 on the H200, within 10 % of that
+    expect(Math.abs(total('setaside', WR) / total('plain', WR) / (172 / 132) - 1)).toBeLessThan(0.1);
   });
 
   it('window: dst/tmp stay in L2 (no DRAM reads in pass 2, ~no writes in the loop)', () => {

@@ -69,9 +69,9 @@ describe('L2Cache', () => {
   });
 
   it('counts a line waiting with partial sectors as partialDirtyWeight lines in the dirty cap', () => {
-    // one set, dirty cap round(16 * 0.25) = 4 lines
+    // one set, dirty cap 4 lines
     const run = (weight: number) => {
-      const { dram, l2 } = small(128 * 16, { dirtyFraction: 0.25, partialDirtyWeight: weight });
+      const { dram, l2 } = small(128 * 16, { dirtyWays: 4, partialDirtyWeight: weight });
       l2.write(1, 0b0001, 0, HINT_UNCHANGED, [0xff, 0, 0, 0]);
       for (let line = 10; line < 13; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
       return dram.writeSectors;
