@@ -22,7 +22,8 @@ export interface L2Options {
    * stores the H200 keeps 28.5 / 28.6 / 28.5 / 28.1 / 22.9 / 15.7 / 8.7 MB dirty with 0 / 2 / 3 / 4 /
    * 6 / 8 / 10 sixteenths of the L2 set aside (no persisting line anywhere): 7.25 ways per set, and
    * from 6/16 on ~4 ways fewer than the ways left outside the set-aside (family 5's `setaside`,
-   * 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep). Default: no cap.
+   * 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep). Default: the
+   * ways outside the set-aside.
    */
   dirtyWays?: number;
   /** see dirtyWays (default 0) */
