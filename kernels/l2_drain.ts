@@ -1,11 +1,12 @@
 /**
  * The L2 drain probe (test/fidelity/probes/l2_drain_probe.cu, measured on the H200 with application
  * replay and the L2 kept between kernels): where the write-backs a load-then-store kernel avoids at
- * full occupancy go. Each configuration: a read stream that leaves the L2 clean (not profiled), the
- * kernel (`l2dr_<kernel>_smem<K>k`, as l2_dirty_retention.ts's, or a store-only one), then a 256 MiB
- * read stream (`l2dr_after`) whose DRAM writes are the dirty bytes the kernel left in the L2. On the
- * H200 the two add up to the bytes stored: nothing is lost between kernels, the kernel at full
- * occupancy leaves more of its stores dirty.
+ * full occupancy go. Each configuration: the kernel (`l2dr_<kernel>_smem<K>k`, as
+ * l2_dirty_retention.ts's, or a store-only one), then a read stream (`l2dr_after`) whose DRAM writes
+ * are the dirty bytes the kernel left in the L2 and which leaves the L2 clean for the next one (the
+ * probe streams 512 MiB before and after each kernel; 128 MiB drain everything here). On the H200
+ * the two add up to the bytes stored: nothing is lost between kernels, the kernel at full occupancy
+ * leaves more of its stores dirty.
  */
 import { defineKernel, defineProgram, ptr, u32, u64, u8 } from '../src/api.js';
 import { G_THREADS } from './lib/groundtruth.js';

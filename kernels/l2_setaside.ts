@@ -1,8 +1,8 @@
 /**
  * The set-aside probe's sweep (test/fidelity/probes/l2_setaside_probe.cu, measured on the H200 with
  * application replay and the L2 kept between kernels): with 0-10 sixteenths of the L2 set aside for
- * persisting lines and no persisting access anywhere, 64 MiB of stores (`l2sa_st_*`) and micro.cu's
- * g_ld_u32_coalesced (`l2sa_ld_u32_*`), each followed by a 128 MiB read stream (`l2sa_after`) whose
+ * persisting lines and no persisting access anywhere, 64 MiB of stores (`l2sa_st_u128`) and micro.cu's
+ * g_ld_u32_coalesced (`l2sa_ld_u32`), each followed by a 128 MiB read stream (`l2sa_after`) whose
  * DRAM writes are the dirty bytes the kernel left: how much dirty data the L2 keeps, by set-aside.
  */
 import { defineProgram, u32, u8 } from '../src/api.js';
