@@ -123,6 +123,7 @@ export class MemoryHierarchy {
     this.lineSize = arch.l2LineSize;
     this.sectorsPerLine = arch.l2LineSize / arch.sectorSize;
     if (this.sectorsPerLine !== 4) throw new Error(`memory hierarchy: 4 sectors per line expected, arch ${arch.id} has ${this.sectorsPerLine}`);
+    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.2, halfLoadBytes: 10e6 };
     this.l1 = new L1Cache(arch.smCount, defaultL1Bytes(arch), arch.l2LineSize, opts.l1Ways ?? 4);
     this.l2 = new L2Cache(
       {
@@ -137,11 +138,10 @@ export class MemoryHierarchy {
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
+        dirtyVictimSkip: this.avoidance.idle,
       },
       this.dram,
     );
-    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.2, halfLoadBytes: 10e6 };
-    this.l2.setDirtyVictimSkip(this.avoidance.idle);
     this.limit = 0;
     this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);
   }
@@ -183,7 +183,9 @@ export class MemoryHierarchy {
       this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.ncuReplayDirtyBytes / this.lineSize));
     }
     this.dram.reset();
+    // a launch starts with no DRAM bytes in flight
     this.movedAtRound = this.dram.moved;
+    this.l2.setDirtyVictimSkip(this.avoidance.idle);
     this.l2.resetCounters();
     this.persistingAtStart = this.limit > 0 ? this.l2.persistingLines() : 0;
     this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;

@@ -100,7 +100,6 @@ const RESIDENT_WARPS = 64;
 export function runGld(m: MemoryHierarchy, elemBytes: number, p: Pattern, smCount = 132): void {
   const r = new Req();
   const warps = G_THREADS / 32;
-  m.endRound();
   for (let w = 0; w < warps; w++) {
     const sm = Math.floor(w / 8) % smCount;
     const t0 = w * 32;
