@@ -113,6 +113,22 @@ export class DeviceMemory {
     return { kind: 'devptr', address: a.base, allocation: a };
   }
 
+  /** the heap's current extent, for `release` */
+  mark(): number {
+    return this.allocs.length;
+  }
+
+  /**
+   * free every allocation made since `mark` (cudaFree in reverse order): the heap rewinds, so the next
+   * allocations get the same addresses again, as a CUDA allocator hands freed memory back
+   */
+  release(mark: number): void {
+    if (mark >= this.allocs.length) return;
+    this.next = this.allocs[mark]!.base;
+    this.allocs.length = mark;
+    this.last = null;
+  }
+
   /** the allocation containing [addr, addr+size), or null */
   find(addr: number, size: number): Allocation | null {
     const l = this.last;

@@ -72,7 +72,7 @@ export interface HierarchyOptions {
    * store-only kernel leaves 28.4 either way (the dirty cap binds). l2_copy_probe.cu: R written
    * outlives R read behind a read stream (~4 MB per round, skip 0.44): half gone at X = 38 MiB.
    * The idle value is the highest that keeps family 1's 8-byte copies (ncu's flushed L2) within 2 MB
-   * (12.3-12.9 MB written, the H200 14.0-14.3); it drains written R faster than the H200 does (5 % of
+   * (12.1-12.3 MB written, the H200 14.0-14.3); it drains written R faster than the H200 does (5 % of
    * it left at X = 48 MiB, 14 % there).
    */
   writeBackAvoidance?: { idle: number; halfLoadBytes: number };

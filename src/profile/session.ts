@@ -40,11 +40,20 @@ export class Session implements ProgramContext {
     this.memsys = new MemoryHierarchy(opts.arch);
   }
 
-  /** profile a single kernel definition: its own setup, one launch, its check */
+  /**
+   * profile a single kernel definition: its own setup, one launch, its check. Its buffers are freed
+   * afterwards, so every kernel of a file runs at the same addresses whichever others were selected
+   * (with `--cache-control none` the next kernel may find their lines in L2, as after cudaFree)
+   */
   runKernel(def: KernelDef): KernelResult {
-    const scalars = resolveScalars(def, this.opts.params);
-    const args = def.setup(this.host, scalars) as Partial<ArgVals<ParamTypes>>;
-    return this.launchWith(def, args, scalars, undefined, true);
+    const heap = this.mem.mark();
+    try {
+      const scalars = resolveScalars(def, this.opts.params);
+      const args = def.setup(this.host, scalars) as Partial<ArgVals<ParamTypes>>;
+      return this.launchWith(def, args, scalars, undefined, true);
+    } finally {
+      this.mem.release(heap);
+    }
   }
 
   /** run a program: its launches, in order, over one device */
