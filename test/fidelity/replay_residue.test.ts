@@ -7,6 +7,7 @@
  * seeds the flushed L2 with them (arch ncuReplayDirtyBytes); the same bytes are why
  * g_ld_u8/u16/u32_stride32 write more than they store (caches.test.ts).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { h200 as H200_ARCH } from '../../src/arch/data/h200.js';
@@ -17,6 +18,8 @@ const PROBE = join(import.meta.dirname, 'probes', 'l2_excess_probe_flushed_h200.
 /** the load-only stream (launch ID 4) replayed in 1, 3 and 11 passes */
 const PASSES = [1, 3, 11].map((n) => join(import.meta.dirname, 'probes', `l2_tail_probe_plain_p${n}_h200.csv`));
 const WR = 'dram__bytes_write.sum';
+/** family 1 of the ground truth profiled six times with its 77 metrics (11 passes) and twice in one pass (run_gt_repeat.sh) */
+const REPEAT = join(import.meta.dirname, 'probes', 'gt_repeat_h200.csv');
 const L2_WRITES = 'lts__t_sectors_srcunit_tex_op_write.sum';
 
 /** our kernel -> the probe's launch ID */
@@ -55,6 +58,23 @@ describe("dirty lines left by ncu's replay vs the H200 probe", () => {
     const [one, ...many] = PASSES.map((f) => Number(readNcuRawCsv(f).find((l) => l.id === 4)!.metrics[WR]!.value));
     expect(one!).toBeLessThan(0.1e6);
     for (const w of many) expect(Math.abs(w - one! - H200_ARCH.ncuReplayDirtyBytes)).toBeLessThan(0.1 * H200_ARCH.ncuReplayDirtyBytes);
+  });
+
+  it('and what it adds to every family-1 kernel that fills the L2: the median of 11-pass less 1-pass writes', () => {
+    const runs = new Map<string, { many: number[]; one: number[] }>();
+    for (const line of readFileSync(REPEAT, 'utf8').trim().split('\n').slice(1)) {
+      const [run, kernel, wr] = line.split(',');
+      const r = runs.get(kernel!) ?? { many: [], one: [] };
+      if (run!.startsWith('family')) r.many.push(Number(wr));
+      else if (run!.startsWith('single')) r.one.push(Number(wr));
+      runs.set(kernel!, r);
+    }
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    const added = [...runs.values()].filter((r) => r.one.length > 0 && mean(r.one) > 1e6).map((r) => mean(r.many) - mean(r.one));
+    added.sort((a, b) => a - b);
+    expect(added.length).toBeGreaterThan(15);
+    const median = added[added.length >> 1]!;
+    expect(Math.abs(median - H200_ARCH.ncuReplayDirtyBytes)).toBeLessThan(0.05 * H200_ARCH.ncuReplayDirtyBytes);
   });
 
   it('DRAM bytes written within 10 % for stores of 1 and 4 bytes behind 134 / 268 MB of loads', () => {
