@@ -15,10 +15,11 @@ export function keep(k: KernelBuilder, acc: Val, sink: PtrVal): void {
   k.if(acc.eq(0x12345678), () => sink.at(k.threadIdx.x).store(acc));
 }
 
-export function readStream(name: string) {
+/** `reverse`: element n-1-i in step i (a read-back that meets the most recently written lines first) */
+export function readStream(name: string, reverse = false) {
   return defineKernel({
     name,
-    description: 'grid-stride int4 read-only stream',
+    description: `grid-stride int4 read-only stream${reverse ? ', from the end' : ''}`,
     params: { b: ptr('global', I4), n: u32, sink: ptr('global', u32) },
     launch: { grid: SMS * 8, block: 256 },
     setup: () => {
@@ -27,7 +28,7 @@ export function readStream(name: string) {
     body: (k, { b, n, sink }) => {
       const acc = k.let(u32, 0);
       k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), (i) => {
-        const v = b.at(i).load();
+        const v = b.at(reverse ? n.sub(1).sub(i) : i).load();
         if (!('parts' in v)) throw new Error('int4 expected');
         acc.set(acc.xor(v.y));
       });

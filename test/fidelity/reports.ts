@@ -20,6 +20,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_dirty_retention', args: ['kernels/l2_dirty_retention.ts'] },
   { name: 'l2_copy_lifetime', args: ['kernels/l2_copy_lifetime.ts', '--cache-control', 'none'] },
   { name: 'l2_drain', args: ['kernels/l2_drain.ts', '--cache-control', 'none'] },
+  { name: 'l2_residency', args: ['kernels/l2_residency.ts', '--cache-control', 'none'] },
   { name: 'l2_setaside_sweep', args: ['kernels/l2_setaside.ts', '--cache-control', 'none'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
