@@ -31,15 +31,16 @@ export default defineProgram({
     const sink = h.alloc(u32, 1024, 'sink');
     const clean = readStream('l2rs_clean');
     const back = { out: readStream('l2rs_back_out', true), in: readStream('l2rs_back_in', true) };
+    const cleanUp = () => ctx.launch(clean, { b: junk, n: (CLEAN_MIB * MIB) / 16, sink });
     for (let rep = 0; rep < 2; rep++) {
       for (const target of ['out', 'in'] as const) {
         for (const c of copies) {
-          ctx.launch(clean, { b: junk, n: (CLEAN_MIB * MIB) / 16, sink });
+          cleanUp();
           ctx.launch(c.kernel, { in: input, out, sink });
           ctx.launch(back[target], { b: target === 'out' ? out : input, n: (G_THREADS * c.bytes) / 16, sink });
         }
       }
     }
-    ctx.launch(clean, { b: junk, n: (CLEAN_MIB * MIB) / 16, sink });
+    cleanUp();
   },
 });

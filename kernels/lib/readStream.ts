@@ -1,6 +1,6 @@
 /**
  * The H200 probes' grid-wide read-only stream (test/fidelity/probes/l2_copy_probe.cu,
- * l2_drain_probe.cu, l2_setaside_probe.cu): 8 blocks of 256 threads per SM read n int4 in a
+ * l2_drain_probe.cu, l2_setaside_probe.cu, l2_residency_probe.cu): 8 blocks of 256 threads per SM read n int4 in a
  * grid-stride loop. It fills the L2 with clean lines of its buffer, evicting (and writing back) what
  * was there.
  */
