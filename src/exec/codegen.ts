@@ -6,6 +6,7 @@
  */
 import type { Instr, Operand, ScalarKind, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
+import { type RegLayout, RegRefs } from './regFile.js';
 import type { Warp } from './warp.js';
 
 export type Exec = (w: Warp) => void;
@@ -101,34 +102,25 @@ function kindOf(t: ValueType): ScalarKind | 'ptr' {
 }
 
 class Gen {
-  private readonly decls: string[] = [];
-  private readonly seen = new Map<number, string>();
+  private readonly refs: RegRefs;
+  constructor(private readonly layout: RegLayout) {
+    this.refs = new RegRefs(layout);
+  }
   /** an expression for lane `l` of operand o */
   lane(o: Operand): string {
     if ('imm' in o) return literal(o.imm, o.type);
-    let name = this.seen.get(o.reg);
-    if (!name) {
-      name = `r${o.reg}`;
-      this.seen.set(o.reg, name);
-      this.decls.push(`const ${name} = w.regs[${o.reg}];`);
-    }
-    return `${name}[l]`;
+    return this.refs.lane(o.reg, 'l');
   }
+  /** lane `l` of register `reg`, to assign to */
   dst(reg: number): string {
-    let name = this.seen.get(reg);
-    if (!name) {
-      name = `r${reg}`;
-      this.seen.set(reg, name);
-      this.decls.push(`const ${name} = w.regs[${reg}];`);
-    }
-    return name;
+    return this.refs.lane(reg, 'l');
   }
   fn(loopBody: string, masked: boolean): Exec {
     const loop = masked
       ? `const m = w.mask; if (m === -1) { for (let l = 0; l < 32; l++) { ${loopBody} } } else { for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${loopBody} } } }`
       : `for (let l = 0; l < 32; l++) { ${loopBody} }`;
-    const src = `return function exec(w) { ${this.decls.join(' ')} ${loop} };`;
-    return new Function('H', src)(H) as Exec;
+    const src = `return function exec(w) { ${this.refs.declarations()} ${loop} };`;
+    return new Function('H', 'K', src)(H, this.layout.shared) as Exec;
   }
 }
 
@@ -305,17 +297,17 @@ function bitcastExpr(from: ValueType, to: ValueType, A: string): string {
 }
 
 /** compile an arithmetic/move instruction; null for instructions that are not pure arithmetic */
-export function genArith(i: Instr): Exec | null {
-  const g = new Gen();
+export function genArith(i: Instr, layout: RegLayout): Exec | null {
+  const g = new Gen(layout);
   switch (i.op) {
     case 'const':
-      return g.fn(`${g.dst(i.dst)}[l] = ${literal(i.value, i.type)};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${literal(i.value, i.type)};`, false);
     case 'unary':
-      return g.fn(`${g.dst(i.dst)}[l] = ${unaryExpr(i.fn, i.type, g.lane(i.a))};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${unaryExpr(i.fn, i.type, g.lane(i.a))};`, false);
     case 'binary':
-      return g.fn(`${g.dst(i.dst)}[l] = ${binaryExpr(i.fn, i.type, g.lane(i.a), g.lane(i.b))};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${binaryExpr(i.fn, i.type, g.lane(i.a), g.lane(i.b))};`, false);
     case 'cmp':
-      return g.fn(`${g.dst(i.dst)}[l] = ${cmpExpr(i.fn, i.a.type, g.lane(i.a), g.lane(i.b))};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${cmpExpr(i.fn, i.a.type, g.lane(i.a), g.lane(i.b))};`, false);
     case 'fma': {
       const k = kindOf(i.type);
       const A = g.lane(i.a);
@@ -327,23 +319,23 @@ export function genArith(i: Instr): Exec | null {
           : k === 'i64' || k === 'u64'
             ? `BigInt.asIntN(64, ${A} * ${B} + ${C})`
             : norm(k as ScalarKind, `Math.imul(${A}, ${B}) + ${C}`);
-      return g.fn(`${g.dst(i.dst)}[l] = ${e};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${e};`, false);
     }
     case 'select':
-      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.cond)} ? ${g.lane(i.a)} : ${g.lane(i.b)};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${g.lane(i.cond)} ? ${g.lane(i.a)} : ${g.lane(i.b)};`, false);
     case 'cvt':
-      return g.fn(`${g.dst(i.dst)}[l] = ${cvtExpr(i.a.type, i.type, g.lane(i.a))};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${cvtExpr(i.a.type, i.type, g.lane(i.a))};`, false);
     case 'bitcast':
-      return g.fn(`${g.dst(i.dst)}[l] = ${bitcastExpr(i.a.type, i.type, g.lane(i.a))};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${bitcastExpr(i.a.type, i.type, g.lane(i.a))};`, false);
     case 'lea': {
       const it = i.index.type;
       const k = kindOf(it);
       const I = g.lane(i.index);
       const idx = k === 'u32' ? `(${I} >>> 0)` : k === 'i64' ? `Number(${I})` : k === 'u64' ? `Number(BigInt.asUintN(64, ${I}))` : I;
-      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.base)} + ${idx} * ${i.scale};`, false);
+      return g.fn(`${g.dst(i.dst)} = ${g.lane(i.base)} + ${idx} * ${i.scale};`, false);
     }
     case 'assign':
-      return g.fn(`${g.dst(i.dst)}[l] = ${g.lane(i.a)};`, true);
+      return g.fn(`${g.dst(i.dst)} = ${g.lane(i.a)};`, true);
     default:
       return null;
   }

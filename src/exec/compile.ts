@@ -8,7 +8,8 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
-import { popc, REG_ARRAY, type RegArray, type Warp } from './warp.js';
+import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
+import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -36,15 +37,39 @@ export interface Program {
   kernel: KernelIR;
   fns: Exec[];
   meta: InstrMeta[];
-  storages: Storage[];
-  /** registers whose value is the same in every lane of every warp of the launch, shared by all warps */
-  constantRegs: Map<number, RegArray>;
+  /** where the registers live: registers whose value is the same in every lane of every warp of the launch are shared by all warps */
+  layout: RegLayout;
 }
 
 /** a register array holding one value in all 32 lanes */
 function constantArray(s: Storage, v: number | bigint): RegArray {
   const r = new REG_ARRAY[s](32);
   return r instanceof BigInt64Array ? r.fill(BigInt(v)) : r.fill(Number(v));
+}
+
+/**
+ * Registers every lane of every warp holds the same value in: parameters (known before compilation)
+ * and launch-constant special registers. One shared array each; the code is laid out knowing them.
+ */
+function constantRegisters(kernel: KernelIR, env: ExecEnv): Map<number, RegArray> {
+  const out = new Map<number, RegArray>();
+  const walk = (list: readonly Instr[]): void => {
+    for (const i of list) {
+      if (i.op === 'param') out.set(i.dst, constantArray(storageOf(i.type), env.args[i.name] ?? 0));
+      else if (i.op === 'special') {
+        const v = launchConstant(i.sreg, env);
+        if (v !== null) out.set(i.dst, constantArray(storageOf(i.type), v));
+      } else if (i.op === 'if') {
+        walk(i.then);
+        if (i.else) walk(i.else);
+      } else if (i.op === 'loop') {
+        walk(i.head);
+        walk(i.body);
+      }
+    }
+  };
+  walk(kernel.body);
+  return out;
 }
 
 /** special registers that are constants of the launch (blockDim, gridDim, dynamic shared base) */
@@ -168,13 +193,30 @@ function uniformImm(o: Operand | null, w: Warp): number {
   return 0;
 }
 
-/** read a predicate operand as a lane mask */
-function predMask(o: Operand, w: Warp): number {
-  if ('imm' in o) return Number(o.imm) ? -1 : 0;
-  const p = w.regs[o.reg] as Int32Array;
-  let m = 0;
-  for (let l = 0; l < 32; l++) if (p[l]) m |= 1 << l;
-  return m;
+/** a predicate operand as a lane mask (predicates are int32 registers) */
+function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
+  if ('imm' in o) {
+    const m = Number(o.imm) ? -1 : 0;
+    return () => m;
+  }
+  const r = o.reg;
+  const shared = layout.shared[r];
+  if (shared !== undefined || layout.storages[r] !== 'i32') {
+    return (w) => {
+      const p = (shared ?? w.regs[r]) as Int32Array;
+      let m = 0;
+      for (let l = 0; l < 32; l++) if (p[l]) m |= 1 << l;
+      return m;
+    };
+  }
+  const at = layout.offset[r] as number;
+  return (w) => {
+    const p = w.i32;
+    const o = w.rb4 + at;
+    let m = 0;
+    for (let l = 0; l < 32; l++) if (p[o + l]) m |= 1 << l;
+    return m;
+  };
 }
 
 /**
@@ -287,7 +329,10 @@ function fallsThrough(list: readonly Instr[]): boolean {
 
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
-  const constantRegs = new Map<number, RegArray>();
+  const layout = new RegLayout(
+    kernel.regs.map((r) => storageOf(r.type)),
+    constantRegisters(kernel, env),
+  );
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);
@@ -330,7 +375,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 
   const lowerOne = (i: Instr): void => {
     const index = slots.length;
-    const arith = genArith(i);
+    const arith = genArith(i, layout);
     if (arith) {
       emit(arith, meta(i));
       return;
@@ -338,22 +383,19 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     switch (i.op) {
       case 'param': {
         // arguments are known before compilation and the same in every lane of every warp: one shared
-        // register array serves all warps (no per-warp copy to write; the LDC still counts)
-        constantRegs.set(i.dst, constantArray(storageOf(i.type), env.args[i.name] ?? 0));
+        // register array serves all warps (constantRegisters; no per-warp copy to write, the LDC still counts)
         emit(() => {}, meta(i));
         return;
       }
       case 'special': {
-        const v = launchConstant(i.sreg, env);
-        if (v !== null) {
-          constantRegs.set(i.dst, constantArray(storageOf(i.type), v));
-          emit(() => {}, meta(i));
-        } else emit(genSpecial(i.sreg, i.dst, env), meta(i));
+        // a launch constant is a shared register (constantRegisters)
+        if (launchConstant(i.sreg, env) !== null) emit(() => {}, meta(i));
+        else emit(genSpecial(i.sreg, i.dst, env, layout), meta(i));
         return;
       }
       case 'ld':
       case 'st':
-        emit(i.space === 'shared' ? genSharedAccess(i, index, env) : genGlobalAccess(i, index, env), meta(i));
+        emit(i.space === 'shared' ? genSharedAccess(i, index, env) : genGlobalAccess(i, index, env, layout), meta(i));
         return;
       case 'atom':
         emit(genAtomic(i, index, env), meta(i));
@@ -408,12 +450,13 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 
   const lowerIf = (i: Extract<Instr, { op: 'if' }>): void => {
     const cond = i.cond;
+    const condMask = predMask(cond, layout);
     // `if (c) return;` is a predicated EXIT in SASS, and a `when` region is if-converted: no branch
     const predicated = i.predicated || (i.else === null && i.then.length === 1 && i.then[0]?.op === 'return');
     if (predicated) {
       emit((w: Warp) => {
         w.predStack[w.psp++] = w.mask;
-        w.mask = w.mask & predMask(cond, w);
+        w.mask = w.mask & condMask(w);
       }, pseudo(i));
       lower(i.then);
       emit((w: Warp) => {
@@ -434,7 +477,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     const after = joinAt + 1;
     patch(ifAt, (w: Warp) => {
       const act = w.active;
-      const p = predMask(cond, w);
+      const p = condMask(w);
       const t = act & p;
       const f = act & ~p;
       // `@!P BRA else`: the threads that jump are the predicated-on ones
@@ -456,6 +499,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 
   const lowerLoop = (i: Extract<Instr, { op: 'loop' }>): void => {
     const cond = i.cond;
+    const condMask = predMask(cond, layout);
     // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC
     const reconverges = !isUniform(cond) || hasBreak(i.body);
     const enterAt = emit(null, pseudo(i));
@@ -476,7 +520,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     });
     const test = (at: number, loopTo: number) => (w: Warp) => {
       const act = w.active;
-      const t = act & predMask(cond, w);
+      const t = act & condMask(w);
       // the guard jumps to the exit (`@!P BRA exit`), the back edge to the top (`@P BRA top`)
       const jumping = loopTo >= 0 ? t : act & ~t;
       c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - w.activeCount + popc(jumping);
@@ -507,61 +551,79 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     kernel,
     fns: slots.map((s) => s.fn as Exec),
     meta: slots.map((s) => s.meta),
-    storages: kernel.regs.map((r) => storageOf(r.type)),
-    constantRegs,
+    layout,
   };
 }
 
 /** per-warp special registers (the launch constants are shared arrays, see launchConstant) */
-function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv): Exec {
+function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv, layout: RegLayout): Exec {
   const [bx, by] = env.block;
+  // special registers are int32 registers of the warp's own: written through the launch's int32 view
+  // (anything else through the warp's own array for the register)
+  const flat = layout.storages[dst] === 'i32' && !layout.isShared(dst);
+  const at = layout.offset[dst] as number;
+  const regOf = (w: Warp): Int32Array => (flat ? w.i32 : (w.regs[dst] as Int32Array));
+  const baseOf = (w: Warp): number => (flat ? w.rb4 + at : 0);
   const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => {
-    const r = w.regs[dst] as Int32Array;
+    const r = regOf(w);
+    const o = baseOf(w);
     const v = f(w);
-    for (let l = 0; l < 32; l++) r[l] = v;
+    for (let l = 0; l < 32; l++) r[o + l] = v;
   };
   switch (sreg) {
+    // thread t = warpInBlock * 32 + lane has x = t % bx, y = floor(t / bx) % by, z = floor(t / (bx * by)):
+    // divide once for the warp's first thread and count up across the lanes (a division per lane
+    // was a visible part of a short kernel's run)
     case 'tid.x':
       return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
-        const base = w.warpInBlock * 32;
-        for (let l = 0; l < 32; l++) r[l] = (base + l) % bx;
+        const r = regOf(w);
+        const o = baseOf(w);
+        let x = (w.warpInBlock * 32) % bx;
+        for (let l = 0; l < 32; l++) {
+          r[o + l] = x;
+          if (++x === bx) x = 0;
+        }
       };
     case 'tid.y':
       return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
+        const r = regOf(w);
+        const o = baseOf(w);
         const base = w.warpInBlock * 32;
-        for (let l = 0; l < 32; l++) r[l] = Math.floor((base + l) / bx) % by;
+        let x = base % bx;
+        let y = Math.floor(base / bx) % by;
+        for (let l = 0; l < 32; l++) {
+          r[o + l] = y;
+          if (++x === bx) {
+            x = 0;
+            if (++y === by) y = 0;
+          }
+        }
       };
     case 'tid.z':
       return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
+        const r = regOf(w);
+        const o = baseOf(w);
         const base = w.warpInBlock * 32;
-        for (let l = 0; l < 32; l++) r[l] = Math.floor((base + l) / (bx * by));
+        const plane = bx * by;
+        let xy = base % plane;
+        let z = Math.floor(base / plane);
+        for (let l = 0; l < 32; l++) {
+          r[o + l] = z;
+          if (++xy === plane) {
+            xy = 0;
+            z++;
+          }
+        }
       };
     case 'laneid':
       return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
-        for (let l = 0; l < 32; l++) r[l] = l;
+        const r = regOf(w);
+        const o = baseOf(w);
+        for (let l = 0; l < 32; l++) r[o + l] = l;
       };
-    case 'ctaid.x':
-      return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
-        const v = w.ctaX;
-        for (let l = 0; l < 32; l++) r[l] = v;
-      };
-    case 'ctaid.y':
-      return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
-        const v = w.ctaY;
-        for (let l = 0; l < 32; l++) r[l] = v;
-      };
-    case 'ctaid.z':
-      return (w: Warp) => {
-        const r = w.regs[dst] as Int32Array;
-        const v = w.ctaZ;
-        for (let l = 0; l < 32; l++) r[l] = v;
-      };
+    case 'ctaid.x': return uniform((w) => w.ctaX);
+    case 'ctaid.y': return uniform((w) => w.ctaY);
+    case 'ctaid.z': return uniform((w) => w.ctaZ);
     case 'warpid': return uniform((w) => w.warpInBlock);
     default: throw new Error(`${sreg} is a launch constant`);
   }

@@ -14,7 +14,8 @@ const PB = PAGE_BYTES;
 import { SharedBanks } from '../memory/sharedBanks.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv, GlobalAccess } from './env.js';
-import { popc, type RegArray, type Warp } from './warp.js';
+import { type RegLayout, RegRefs, type RegArray } from './regFile.js';
+import { popc, type Warp } from './warp.js';
 
 type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'f32' | 'f64' | 'i64';
 
@@ -108,7 +109,7 @@ interface PageState {
   misaligned(w: Warp, l: number, addr: number): never;
 }
 
-type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState, sec: Float64Array, bm: Uint32Array) => number;
+type LaneLoop = (w: Warp, m: number, st: PageState, sec: Float64Array, bm: Uint32Array) => number;
 
 /**
  * The per-lane part of a global load/store, generated per instruction so each has its own inline
@@ -116,28 +117,42 @@ type LaneLoop = (w: Warp, a: Float64Array, m: number, st: PageState, sec: Float6
  * same pass coalesces: it collects the distinct 32-byte sectors (and, for stores, the bytes written
  * in each). Returns the sector count, negated minus one when lanes were not in address order.
  */
-function laneLoop(isLoad: boolean, size: number, shift: number, regIds: number[], imms: (number | bigint)[]): LaneLoop {
-  const decl = regIds.map((r, k) => (r >= 0 ? `const r${k} = w.regs[${r}];` : '')).join(' ');
+function laneLoop(
+  isLoad: boolean,
+  size: number,
+  shift: number,
+  regIds: number[],
+  imms: (number | bigint)[],
+  address: { reg: number } | { imm: number | bigint },
+  layout: RegLayout,
+): LaneLoop {
+  const refs = new RegRefs(layout);
+  // an immediate address is the same number in every lane
+  const immAddr = 'imm' in address ? Number(address.imm) : 0;
+  const addrLane = (l: string): string => ('reg' in address ? refs.lane(address.reg, l) : `(${Object.is(immAddr, -0) ? '-0' : String(immAddr)})`);
   const moves = regIds
     .map((r, k) => {
       const at = k === 0 ? 'b' : `b + ${k}`;
-      if (isLoad) return `r${k}[l] = arr[${at}];`;
+      if (isLoad) return `${refs.lane(r, 'l')} = arr[${at}];`;
       const imm = imms[k];
-      const value = r >= 0 ? `r${k}[l]` : typeof imm === 'bigint' ? `${imm}n` : String(imm);
+      const value = r >= 0 ? refs.lane(r, 'l') : typeof imm === 'bigint' ? `${imm}n` : String(imm);
       return `arr[${at}] = ${value};`;
     })
     .join(' ');
+  const laneAddr = addrLane('l');
+  const fast = size <= 16 && (size & (size - 1)) === 0 ? contiguousPath(isLoad, size, shift, moves, addrLane) : '';
   const laneBytes = size >= 32 ? 0xffffffff : ((1 << size) - 1) >>> 0;
   const bits = (at: string) => `((${laneBytes} << (${at} & 31)) >>> 0)`;
   // offsets inside a page fit in 31 bits: lanes compute with int32 arithmetic there, and the sector
   // index is the page's first sector plus the offset / 32
-  const src = `return function lanes(w, a, m, st, sec, bm) {
-    ${decl}
+  const src = `return function lanes(w, m, st, sec, bm) {
+    ${refs.declarations()}
     let arr = st.arr, pageBase = st.pageBase, pageLen = st.pageLen, pending = st.pending, pageSec = st.pageBase / 32;
     let n = 0, prev = -1, sorted = true;
+    ${fast}
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const addr = a[l];
+      const addr = ${laneAddr};
       let rel = addr - pageBase;
       if (rel < 0 || rel + ${size} > pageLen) {
         st.resolve(w, l, addr);
@@ -160,16 +175,51 @@ function laneLoop(isLoad: boolean, size: number, shift: number, regIds: number[]
     }
     return sorted ? n : -n - 1;
   };`;
-  return new Function(src)() as LaneLoop;
+  return new Function('K', src)(layout.shared) as LaneLoop;
 }
 
-export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv): Exec {
+/**
+ * The common case of laneLoop, ahead of its lane-by-lane pass: all 32 lanes active on consecutive
+ * elements (a[l] = a[0] + l * size), aligned, inside the page of the last access. What the pass would
+ * check for each lane then holds for all of them, and its results follow from the range: the chunks
+ * to initialise and the sectors are those the range covers (in address order), a sector's written
+ * bytes those of the range inside it. Anything else, or a range that leaves the page, takes the pass.
+ * Only for power-of-two sizes up to 16 bytes: a lane then never straddles a 64-byte chunk.
+ */
+function contiguousPath(isLoad: boolean, size: number, shift: number, moves: string, addrLane: (l: string) => string): string {
+  const span = 32 * size;
+  // the range's page offset is `at`; its locals are names RegRefs does not give registers
+  const masks = isLoad
+    ? ''
+    : `const lo = s === s0 ? at & 31 : 0, hi = s === s1 ? ((at + ${span - 1}) & 31) + 1 : 32;
+          bm[n] = hi - lo === 32 ? 0xffffffff : (((1 << (hi - lo)) - 1) << lo) >>> 0;`;
+  return `if (m === -1) {
+      const a0 = ${addrLane('0')};
+      const rel0 = a0 - pageBase;
+      let l = 1;
+      if (rel0 >= 0 && rel0 + ${span} <= pageLen) for (; l < 32; l++) if (${addrLane('l')} !== a0 + l * ${size}) break;
+      const at = rel0 | 0;
+      if (l === 32 && (at & ${size - 1}) === 0) {
+        if (pending !== null)
+          for (let c = at >> ${CHUNK_SHIFT}, ce = (at + ${span - 1}) >> ${CHUNK_SHIFT}; c <= ce; c++) if (pending[c] === 1) st.cur.fill(c);
+        for (let l = 0, b = at >> ${shift}; l < 32; l++, b += ${size >> shift}) { ${moves} }
+        const s0 = at >> 5, s1 = (at + ${span - 1}) >> 5;
+        for (let s = s0; s <= s1; s++) {
+          sec[n] = pageSec + s;
+          ${masks}
+          n++;
+        }
+        return n;
+      }
+    }`;
+}
+
+export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv, layout: RegLayout): Exec {
   const isLoad = i.op === 'ld';
   const size = elemBytes(i.elem);
   const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
   const compKind = i.elem.tag === 'vec' ? i.elem.elem.kind : i.elem.kind;
   const { view, shift } = viewOf(compKind);
-  const addrs = addrSource(i.addr);
   const regIds = isLoad ? i.dsts : i.values.map((v) => ('reg' in v ? v.reg : -1));
   const imms = isLoad ? [] : i.values.map((v) => ('imm' in v ? v.imm : 0));
   const c = env.counters;
@@ -208,13 +258,12 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       return misalignedFault(env, w, l, addr, size, 'global', i.loc);
     },
   };
-  const lanesFn = laneLoop(isLoad, size, shift, regIds, imms);
+  const lanesFn = laneLoop(isLoad, size, shift, regIds, imms, i.addr, layout);
 
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
-    const a = addrs(w);
-    const r = lanesFn(w, a, m, st, coalescer.sectors, coalescer.byteMasks);
+    const r = lanesFn(w, m, st, coalescer.sectors, coalescer.byteMasks);
     const n = r >= 0 ? (coalescer.count = r) : coalescer.merge(-r - 1);
     const lanes = popc(m);
     c.requests[index] = (c.requests[index] as number) + 1;

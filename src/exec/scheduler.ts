@@ -17,7 +17,8 @@ import { KernelFault } from '../errors.js';
 import { Page } from '../memory/deviceMemory.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
-import { allocRegFiles, popc, type RegArray, Warp, WarpState } from './warp.js';
+import { RegFile } from './regFile.js';
+import { ControlArena, popc, Warp, WarpState } from './warp.js';
 import { slotDeps } from '../timing/deps.js';
 
 /** per-slot flags: counted in inst_executed; a global load; reads a register some global load writes */
@@ -81,16 +82,20 @@ class BlockSlot {
   constructor(
     readonly slot: number,
     readonly sm: number,
-    regFiles: RegArray[][],
-    sharedBytes: number,
+    warpsPerBlock: number,
+    /** the launch's registers and warp control stacks */
+    regs: RegFile,
+    control: ControlArena,
+    /** the block's shared memory (one empty page serves every slot of a kernel without any) */
+    shared: Page,
   ) {
-    for (let i = 0; i < regFiles.length; i++) {
-      const w = new Warp(regFiles[i] as RegArray[]);
+    for (let i = 0; i < warpsPerBlock; i++) {
+      const w = new Warp(regs, slot * warpsPerBlock + i, control);
       w.warpInBlock = i;
       w.sm = sm;
       this.warps.push(w);
     }
-    this.shared = new Page(new ArrayBuffer(Math.max(16, Math.ceil(sharedBytes / 8) * 8)));
+    this.shared = shared;
   }
   exitedThreads(): number {
     let n = 0;
@@ -138,12 +143,15 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const observer = env.observer;
   let totalInstr = 0;
 
-  const slotOfWarp = new Map<Warp, BlockSlot>();
   const slots: BlockSlot[] = [];
-  const regFiles = allocRegFiles(prog.storages, slotsCount * warpsPerBlock, prog.constantRegs);
+  const regs = new RegFile(prog.layout, slotsCount * warpsPerBlock);
+  const control = new ControlArena(slotsCount * warpsPerBlock);
+  // every access to a block's shared memory is bounds-checked against env.sharedBytes first: without
+  // any, no byte of the page is ever read or written, and one page serves all slots
+  const sharedPage = (): Page => new Page(new ArrayBuffer(Math.max(16, Math.ceil(env.sharedBytes / 8) * 8)));
+  const noShared = env.sharedBytes > 0 ? null : sharedPage();
   for (let s = 0; s < slotsCount; s++) {
-    const b = new BlockSlot(s, s % opts.smCount, regFiles.slice(s * warpsPerBlock, (s + 1) * warpsPerBlock), env.sharedBytes);
-    for (const w of b.warps) slotOfWarp.set(w, b);
+    const b = new BlockSlot(s, s % opts.smCount, warpsPerBlock, regs, control, noShared ?? sharedPage());
     slots.push(b);
   }
 
@@ -216,7 +224,8 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   };
 
   env.barrier = (w, id, count, arrive, index) => {
-    const b = slotOfWarp.get(w) as BlockSlot;
+    // a warp's id is its slot's index * warpsPerBlock + its index in the block (BlockSlot)
+    const b = slots[Math.floor(w.id / warpsPerBlock)] as BlockSlot;
     const loc = prog.meta[index];
     const where = `${loc?.file}:${loc?.line}`;
     if (!Number.isInteger(id) || id < 0 || id > 15)

@@ -1,20 +1,10 @@
 /**
- * A warp: 32 lanes of registers in typed arrays, the active mask, and a SIMT reconvergence stack.
+ * A warp: 32 lanes of registers (regFile.ts), the active mask, and a SIMT reconvergence stack.
  * Structured control flow reconverges at the immediate post-dominator (the end of an if/else, the exit
  * of a loop), which is what nvcc's BSSY/BSYNC pairs enforce on Volta+.
  */
-import type { Storage } from '../ir/types.js';
 import type { Page } from '../memory/deviceMemory.js';
-
-export type RegArray = Int32Array | Float32Array | Float64Array | BigInt64Array;
-
-interface RegArrayType {
-  new (length: number): RegArray;
-  new (buffer: ArrayBuffer, byteOffset: number, length: number): RegArray;
-  readonly BYTES_PER_ELEMENT: number;
-}
-/** the typed array that holds a register of each storage class */
-export const REG_ARRAY: Record<Storage, RegArrayType> = { i32: Int32Array, f32: Float32Array, f64: Float64Array, i64: BigInt64Array };
+import type { RegArray, RegFile } from './regFile.js';
 
 export const FULL = -1; // all 32 lanes, as an int32 mask
 
@@ -32,34 +22,27 @@ export function popc(m: number): number {
   return (popTable[m & 0xffff] as number) + (popTable[(m >>> 16) & 0xffff] as number);
 }
 
-/** bytes of one register (32 lanes) */
-const regBytes = (s: Storage): number => 32 * REG_ARRAY[s].BYTES_PER_ELEMENT;
+/** int32 entries of a warp's control stacks: reconvergence (pc, mask pairs), loop bases, predicate saves */
+const STACK_INTS = 256;
+const LOOP_INTS = 64;
+const PRED_INTS = 32;
+/** bytes of one warp's control stacks */
+const CONTROL_BYTES = (STACK_INTS + LOOP_INTS + PRED_INTS) * 4;
 
 /**
- * Register files of `count` warps: typed-array views into one buffer, warp after warp, so that the
- * warps the scheduler visits in turn sit next to each other in memory (thousands of warps are
- * resident; scattered small arrays thrash the host's caches). Registers in `shared` (launch
- * constants) are one array for all warps.
+ * The control stacks of a launch's warps, in one buffer made when the first warp needs its stacks:
+ * thousands of small typed arrays with backing stores of their own cost a short kernel a visible part
+ * of its run to allocate and collect, and a kernel without branches, loops or predicated regions
+ * needs none.
  */
-export function allocRegFiles(storages: Storage[], count: number, shared: ReadonlyMap<number, RegArray> = new Map()): RegArray[][] {
-  // 8-byte registers first keeps every view aligned
-  const own = storages
-    .map((s, i) => ({ s, i }))
-    .filter(({ i }) => !shared.has(i))
-    .sort((a, b) => regBytes(b.s) - regBytes(a.s));
-  const perWarp = own.reduce((n, { s }) => n + regBytes(s), 0);
-  const buffer = new ArrayBuffer(Math.max(8, perWarp * count));
-  const files: RegArray[][] = [];
-  for (let w = 0; w < count; w++) {
-    let off = w * perWarp;
-    const out = storages.map((_, i) => shared.get(i) as RegArray);
-    for (const { s, i } of own) {
-      out[i] = new REG_ARRAY[s](buffer, off, 32);
-      off += regBytes(s);
-    }
-    files.push(out);
+export class ControlArena {
+  private buffer: ArrayBuffer | null = null;
+  constructor(private readonly warps: number) {}
+  /** the buffer, and where warp `index`'s stacks begin in it */
+  of(index: number): { buffer: ArrayBuffer; offset: number } {
+    this.buffer ??= new ArrayBuffer(this.warps * CONTROL_BYTES);
+    return { buffer: this.buffer, offset: index * CONTROL_BYTES };
   }
-  return files;
 }
 
 export class Warp {
@@ -74,14 +57,8 @@ export class Warp {
   /** lanes that exist (a partial last warp has fewer than 32) */
   valid = 0;
   state: WarpState = WarpState.Running;
-  /** reconvergence stack: pairs of (pc, mask) */
-  readonly stack = new Int32Array(256);
   sp = 0;
-  /** stack indices of the enclosing loops' exit entries */
-  readonly loopBase = new Int32Array(64);
   lsp = 0;
-  /** predicate-region save stack */
-  readonly predStack = new Int32Array(32);
   psp = 0;
   steps = 0;
   /** warp index within its block */
@@ -100,7 +77,65 @@ export class Warp {
   ctaY = 0;
   ctaZ = 0;
 
-  constructor(readonly regs: RegArray[]) {}
+  /** the launch's register views, shared by all warps, and this warp's base in them (see regFile.ts) */
+  readonly i32: Int32Array;
+  readonly f32: Float32Array;
+  readonly f64: Float64Array;
+  readonly i64: BigInt64Array;
+  readonly rb8: number;
+  readonly rb4: number;
+
+  /**
+   * `id`: the warp's index among its launch's warp objects (dense, so the timing model can index its
+   * state by it; its registers and control stacks are at that index in `file` and `control`)
+   */
+  constructor(
+    private readonly file: RegFile,
+    readonly id: number,
+    private readonly control: ControlArena,
+  ) {
+    this.i32 = file.i32;
+    this.f32 = file.f32;
+    this.f64 = file.f64;
+    this.i64 = file.i64;
+    this.rb8 = file.base8(id);
+    this.rb4 = 2 * this.rb8;
+  }
+
+  private regViews: RegArray[] | null = null;
+  /** the warp's registers as one array each, made on first use (compiled code reaches them through the views above) */
+  get regs(): RegArray[] {
+    this.regViews ??= this.file.views(this.id);
+    return this.regViews;
+  }
+
+  // the control stacks' views are made on first use (see ControlArena)
+  private stackView: Int32Array | null = null;
+  private loopView: Int32Array | null = null;
+  private predView: Int32Array | null = null;
+
+  /** reconvergence stack: pairs of (pc, mask) */
+  get stack(): Int32Array {
+    if (this.stackView === null) this.openControl();
+    return this.stackView as Int32Array;
+  }
+  /** stack indices of the enclosing loops' exit entries */
+  get loopBase(): Int32Array {
+    if (this.loopView === null) this.openControl();
+    return this.loopView as Int32Array;
+  }
+  /** predicate-region save stack */
+  get predStack(): Int32Array {
+    if (this.predView === null) this.openControl();
+    return this.predView as Int32Array;
+  }
+
+  private openControl(): void {
+    const { buffer, offset: at } = this.control.of(this.id);
+    this.stackView = new Int32Array(buffer, at, STACK_INTS);
+    this.loopView = new Int32Array(buffer, at + STACK_INTS * 4, LOOP_INTS);
+    this.predView = new Int32Array(buffer, at + (STACK_INTS + LOOP_INTS) * 4, PRED_INTS);
+  }
 
   reset(valid: number): void {
     this.pc = 0;

@@ -8,7 +8,8 @@ import type { Instr, Operand } from '../ir/types.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { threadDesc } from './memOps.js';
-import type { RegArray, Warp } from './warp.js';
+import type { RegArray } from './regFile.js';
+import type { Warp } from './warp.js';
 
 const lanesOf = (m: number): string => {
   const out: number[] = [];

@@ -86,7 +86,22 @@ export class L1Cache {
   }
 
   private setBase(sm: number, line: number): number {
-    return sm * this.linesPerSm + (line % this.sets) * this.ways;
+    return sm * this.linesPerSm + this.setOf(line) * this.ways;
+  }
+
+  /**
+   * line % sets. Line numbers are beyond int32 (device addresses / 128), where `%` is a floating-point
+   * remainder V8 leaves to a library call, once per lookup; a division rounded down, corrected by
+   * one set when the rounding went the wrong way, gives the same remainder.
+   */
+  private setOf(line: number): number {
+    const sets = this.sets;
+    if (!(line > 0 && line < 2 ** 52)) return line % sets;
+    const q = Math.floor(line / sets);
+    let r = line - q * sets;
+    if (r < 0) r += sets;
+    else if (r >= sets) r -= sets;
+    return r;
   }
 
   /**

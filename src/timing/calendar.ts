@@ -7,16 +7,26 @@
  * calendar lets a request find room wherever its own time falls. Full buckets are skipped with a
  * path-compressed "next bucket with room" link, so a request costs O(1) amortised.
  *
- * Many calendars of one kind share typed arrays (one row per instance), grown on demand.
+ * Many calendars of one kind share typed arrays, grown on demand.
  */
 export const BUCKET = 64;
 
 export class Calendars {
+  /**
+   * Capacity used and the "next bucket with room" links, time-major: bucket b of calendar c at
+   * b * count + c. The warps the interpreter runs one after another reserve at about the same time on
+   * neighbouring calendars (the schedulers of one SM), so their entries share cache lines; a row per
+   * calendar put each reservation on a line of its own, rarely still cached when the next warp of
+   * that SM came round. A link is kept as the distance to the linked bucket, so 0 (a fresh array) is
+   * "this bucket has room" and neither creating nor growing a calendar has links to write.
+   */
   private used: Float32Array;
-  private next: Int32Array;
+  private skip: Int32Array;
   private buckets: number;
   /** capacity per bucket */
   readonly cap: number;
+  /** cycles per unit (1 / rate) */
+  private readonly unit: number;
 
   constructor(
     readonly count: number,
@@ -25,38 +35,36 @@ export class Calendars {
     initialBuckets = 256,
   ) {
     this.cap = rate * BUCKET;
+    this.unit = 1 / rate;
     this.buckets = initialBuckets;
     this.used = new Float32Array(count * initialBuckets);
-    this.next = new Int32Array(count * initialBuckets);
-    for (let i = 0; i < this.next.length; i++) this.next[i] = i % initialBuckets;
+    this.skip = new Int32Array(count * initialBuckets);
   }
 
   private grow(minBuckets: number): void {
     let nb = this.buckets;
     while (nb <= minBuckets) nb *= 2;
     const used = new Float32Array(this.count * nb);
-    const next = new Int32Array(this.count * nb);
-    for (let c = 0; c < this.count; c++) {
-      used.set(this.used.subarray(c * this.buckets, (c + 1) * this.buckets), c * nb);
-      const row = c * nb;
-      for (let b = 0; b < nb; b++) next[row + b] = b < this.buckets ? (this.next[c * this.buckets + b] as number) : b;
-    }
+    const skip = new Int32Array(this.count * nb);
+    used.set(this.used);
+    skip.set(this.skip);
     this.used = used;
-    this.next = next;
+    this.skip = skip;
     this.buckets = nb;
   }
 
-  /** first bucket >= b of calendar row `row` with room (path compression) */
-  private find(row: number, b: number): number {
-    const next = this.next;
+  /** first bucket >= b of calendar c with room (path compression) */
+  private find(c: number, b: number): number {
+    const skip = this.skip;
+    const n = this.count;
     let r = b;
-    while ((next[row + r] as number) !== r) r = next[row + r] as number;
+    while ((skip[r * n + c] as number) !== 0) r += skip[r * n + c] as number;
     // compress
     let x = b;
-    while ((next[row + x] as number) !== r) {
-      const n = next[row + x] as number;
-      next[row + x] = r;
-      x = n;
+    while (x !== r) {
+      const nx = x + (skip[x * n + c] as number);
+      skip[x * n + c] = r - x;
+      x = nx;
     }
     return r;
   }
@@ -66,39 +74,57 @@ export class Calendars {
    * last unit starts being served (>= t; t itself when there is room).
    */
   reserve(c: number, t: number, amount: number): number {
+    // fast path, small enough for V8 to inline at the model's call sites (a call that is not inlined
+    // boxes its double argument and result: two heap allocations per request)
+    if (amount > 0) {
+      const b = (t / BUCKET) | 0;
+      const i = b * this.count + c;
+      if (b + 2 < this.buckets && (this.skip[i] as number) === 0) {
+        const nu = (this.used[i] as number) + amount;
+        if (nu < this.cap - 1e-6) {
+          this.used[i] = nu;
+          const end = b * BUCKET + (nu / this.cap) * BUCKET - this.unit;
+          return end > t ? end : t;
+        }
+      }
+    }
+    // `+`: typed as a number, the result stays an unboxed double in the inlined caller as well
+    return +this.reserveSlow(c, t, amount);
+  }
+
+  /** the general case of reserve (growth, a full bucket); the fast path above changed nothing */
+  private reserveSlow(c: number, t: number, amount: number): number {
     if (amount <= 0) return t;
     let b = (t / BUCKET) | 0;
     if (b + 2 >= this.buckets) this.grow(b + 2);
-    let row = c * this.buckets;
+    const n = this.count;
     const cap = this.cap;
     // fast path: the request fits in its own bucket
-    if ((this.next[row + b] as number) === b) {
-      const nu = (this.used[row + b] as number) + amount;
+    if ((this.skip[b * n + c] as number) === 0) {
+      const nu = (this.used[b * n + c] as number) + amount;
       if (nu < cap - 1e-6) {
-        this.used[row + b] = nu;
-        const end = b * BUCKET + (nu / cap) * BUCKET - 1 / this.rate;
+        this.used[b * n + c] = nu;
+        const end = b * BUCKET + (nu / cap) * BUCKET - this.unit;
         return end > t ? end : t;
       }
     }
     let left = amount;
     let served = t;
     for (;;) {
-      b = this.find(row, b);
-      if (b + 2 >= this.buckets) {
-        this.grow(b + 2);
-        row = c * this.buckets;
-      }
-      const u = this.used[row + b] as number;
+      b = this.find(c, b);
+      if (b + 2 >= this.buckets) this.grow(b + 2);
+      const i = b * n + c;
+      const u = this.used[i] as number;
       const room = cap - u;
       const take = left < room ? left : room;
       const nu = u + take;
-      this.used[row + b] = nu;
+      this.used[i] = nu;
       left -= take;
       // within a bucket, units are served in arrival order: the request's last unit starts one unit
       // before the bucket's fill ends
-      const end = b * BUCKET + (nu / cap) * BUCKET - 1 / this.rate;
+      const end = b * BUCKET + (nu / cap) * BUCKET - this.unit;
       served = end > t ? end : t;
-      if (nu >= cap - 1e-6) this.next[row + b] = b + 1;
+      if (nu >= cap - 1e-6) this.skip[i] = 1;
       if (left <= 1e-9) return served;
       b++;
     }
@@ -107,8 +133,7 @@ export class Calendars {
   /** total units reserved on calendar c (for utilisation) */
   total(c: number): number {
     let s = 0;
-    const row = c * this.buckets;
-    for (let b = 0; b < this.buckets; b++) s += this.used[row + b] as number;
+    for (let b = 0; b < this.buckets; b++) s += this.used[b * this.count + c] as number;
     return s;
   }
 }

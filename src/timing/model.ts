@@ -24,8 +24,8 @@
  *    (or at the end).
  *  - Achieved occupancy = warp-resident cycles / (max warps × SM active cycles), per ncu.
  *  - Duration = the last SM's (or memory system's) end + a fixed launch overhead.
- * Cost per event: a Map lookup (warp → dense index), a few typed-array reads/writes and one or two
- * calendar reservations.
+ * Cost per event: a typed-array lookup (warp id → dense index), a few typed-array reads/writes and one
+ * or two calendar reservations.
  */
 import type { Arch } from '../arch/types.js';
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
@@ -149,6 +149,27 @@ export function timingParams(arch: Arch): TimingParams {
     queueCycles: 2 * L.dram,
   };
 }
+
+// a warp's record in the model's per-warp state (doubles; the int32 fields hold exact integers)
+/** the warp's clock: when its next instruction may issue */
+const W_CLOCK = 0;
+/** when it began running its current block */
+const W_START = 1;
+/** issue cycle of its latest instruction */
+const W_LAST = 2;
+/** when its outstanding stores are acknowledged (EXIT waits for them: 'drain') */
+const W_DRAIN = 3;
+/** the block it runs (linear index as int32; -1 none) and that block's record (-1 none) */
+const W_LINEAR = 4;
+const W_REC = 5;
+/** its SM and scheduler (SMSP, global index) */
+const W_SM = 6;
+const W_SCHED = 7;
+/** the barrier it waits at (record * 16 + id; -1 none) and the generation it arrived in */
+const W_BAR_KEY = 8;
+const W_BAR_GEN = 9;
+/** then one ready time per register */
+const W_READY = 10;
 
 // instruction kinds for the hot path
 const K_ALU = 0;
@@ -304,21 +325,35 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const kind = new Uint8Array(nSlots);
   for (let i = 0; i < nSlots; i++) kind[i] = kindOf(meta[i] as InstrMeta);
   const deps: SlotDeps = slotDeps(meta);
+  // the registers each slot reads and writes, flattened: slot s's are [at[s], at[s + 1]) of one array
+  // (the hot path reads two typed arrays instead of one per slot)
+  const flat = (lists: readonly Int32Array[]): { at: Int32Array; regs: Int32Array } => {
+    const at = new Int32Array(nSlots + 1);
+    for (let i = 0; i < nSlots; i++) at[i + 1] = (at[i] as number) + (lists[i] as Int32Array).length;
+    const regs = new Int32Array(at[nSlots] as number);
+    for (let i = 0; i < nSlots; i++) regs.set(lists[i] as Int32Array, at[i] as number);
+    return { at, regs };
+  };
+  const { at: readAt, regs: readRegs } = flat(deps.reads);
+  const { at: writeAt, regs: writeRegs } = flat(deps.writes);
 
-  // ---- per-warp state (dense index per Warp object) ----
-  const warpIndex = new Map<Warp, number>();
-  const wClock = new Float64Array(maxWarps);
-  const wStart = new Float64Array(maxWarps);
-  const wLast = new Float64Array(maxWarps);
-  const wLinear = new Int32Array(maxWarps).fill(-1);
-  const wRec = new Int32Array(maxWarps).fill(-1);
-  const wSm = new Int32Array(maxWarps);
-  const wSched = new Int32Array(maxWarps);
-  const wBarKey = new Int32Array(maxWarps).fill(-1);
-  const wBarGen = new Int32Array(maxWarps);
-  /** when the warp's outstanding stores are acknowledged (EXIT waits for them: 'drain') */
-  const wDrain = new Float64Array(maxWarps);
-  const ready = new Float64Array(maxWarps * nRegs);
+  // ---- per-warp state (dense index per Warp object, in the order they first issue) ----
+  /** Warp.id → dense index, -1 until the warp first issues (grown when ids exceed the launch's warps) */
+  let indexOfId = new Int32Array(maxWarps).fill(-1);
+  let nWarps = 0;
+  /**
+   * One record of W_STRIDE doubles per warp (fields W_*, then its registers' ready times): an
+   * instruction's bookkeeping touches one or two cache lines, where a typed array per field cost a
+   * line each (thousands of warps are resident; their state does not stay in the host's caches)
+   */
+  const W_STRIDE = W_READY + nRegs;
+  const ws = new Float64Array(maxWarps * W_STRIDE);
+  for (let o = 0; o < ws.length; o += W_STRIDE) {
+    ws[o + W_LINEAR] = -1;
+    ws[o + W_REC] = -1;
+    ws[o + W_BAR_KEY] = -1;
+  }
+  /** the stall reason a register's pending value is charged to, per warp register */
   const readyKind = new Uint8Array(maxWarps * nRegs);
 
   // ---- blocks (records pooled; a record is live from the block's first issue to its end) ----
@@ -360,7 +395,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
   let issued = 0;
-  let memEnd = 0;
+  /** the latest store completion (a typed array: a double in a closure variable is boxed at every store) */
+  const memEnd = new Float64Array(1);
   let l1Sectors = 0;
   let sharedWavefronts = 0;
   let l2Sectors = 0;
@@ -406,39 +442,48 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
 
   /** the Warp object now runs block `linear`: close its previous life, open the new one */
   const switchBlock = (wi: number, w: Warp): void => {
-    const old = wRec[wi] as number;
+    const o = wi * W_STRIDE;
+    const old = ws[o + W_REC] as number;
     if (old >= 0) {
       {
-        const s = wSm[wi] as number;
-        smWarpCycles[s] = (smWarpCycles[s] as number) + (wClock[wi] as number) - (wStart[wi] as number);
+        const s = ws[o + W_SM] as number;
+        smWarpCycles[s] = (smWarpCycles[s] as number) + (ws[o + W_CLOCK] as number) - (ws[o + W_START] as number);
       }
-      if (bDone[old] === 0 && bLinear[old] === wLinear[wi]) finalizeBlock(old);
+      if (bDone[old] === 0 && bLinear[old] === ws[o + W_LINEAR]) finalizeBlock(old);
     }
     const linear = w.blockLinear;
     let rec = liveByLinear.get(linear);
     if (rec === undefined) rec = startBlock(linear);
-    wRec[wi] = rec;
-    wLinear[wi] = linear;
+    ws[o + W_REC] = rec;
+    // kept as int32, as the block records keep it
+    ws[o + W_LINEAR] = linear | 0;
     const sm = bSm[rec] as number;
-    wSm[wi] = sm;
-    wSched[wi] = sm * S + (w.warpInBlock % S);
+    ws[o + W_SM] = sm;
+    ws[o + W_SCHED] = sm * S + (w.warpInBlock % S);
     const t = bStart[rec] as number;
-    wClock[wi] = t;
-    wStart[wi] = t;
-    wLast[wi] = t;
-    wBarKey[wi] = -1;
-    wDrain[wi] = 0;
-    ready.fill(0, wi * nRegs, wi * nRegs + nRegs);
+    ws[o + W_CLOCK] = t;
+    ws[o + W_START] = t;
+    ws[o + W_LAST] = t;
+    ws[o + W_BAR_KEY] = -1;
+    ws[o + W_DRAIN] = 0;
+    // a loop: a handful of registers, where fill() costs a builtin call per warp
+    for (let i = o + W_READY; i < o + W_STRIDE; i++) ws[i] = 0;
   };
 
   let lastW: Warp | null = null;
   let lastWi = 0;
   const idOf = (w: Warp): number => {
     if (w === lastW) return lastWi;
-    let wi = warpIndex.get(w);
-    if (wi === undefined) {
-      wi = warpIndex.size;
-      warpIndex.set(w, wi);
+    const id = w.id;
+    if (id >= indexOfId.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * indexOfId.length)).fill(-1);
+      grown.set(indexOfId);
+      indexOfId = grown;
+    }
+    let wi = indexOfId[id] as number;
+    if (wi < 0) {
+      wi = nWarps++;
+      indexOfId[id] = wi;
     }
     lastW = w;
     lastWi = wi;
@@ -455,12 +500,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
 
   const issue = (w: Warp, pc: number): void => {
     const wi = idOf(w);
-    if ((wLinear[wi] as number) !== w.blockLinear || (wRec[wi] as number) < 0) switchBlock(wi, w);
-    let t = wClock[wi] as number;
+    const o = wi * W_STRIDE;
+    if ((ws[o + W_LINEAR] as number) !== w.blockLinear || (ws[o + W_REC] as number) < 0) switchBlock(wi, w);
+    let t = ws[o + W_CLOCK] as number;
     // out of a barrier: the release is the last arrival (the first warp to resume closes the generation)
-    const bk = wBarKey[wi] as number;
+    const bk = ws[o + W_BAR_KEY] as number;
     if (bk >= 0) {
-      if ((barGen[bk] as number) === (wBarGen[wi] as number)) {
+      if ((barGen[bk] as number) === (ws[o + W_BAR_GEN] as number)) {
         barRel[bk] = (barOpen[bk] as number) + lat.barrier;
         barGen[bk] = (barGen[bk] as number) + 1;
         barOpen[bk] = 0;
@@ -470,19 +516,19 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         stall[R_BAR] = (stall[R_BAR] as number) + rel - t;
         t = rel;
       }
-      wBarKey[wi] = -1;
+      ws[o + W_BAR_KEY] = -1;
     }
     // scoreboard
     const base = wi * nRegs;
+    const readyAt = o + W_READY;
     let why = -1;
     let tr = t;
-    const rd = deps.reads[pc] as Int32Array;
-    for (let j = 0; j < rd.length; j++) {
-      const r = base + (rd[j] as number);
-      const rt = ready[r] as number;
+    for (let j = readAt[pc] as number, end = readAt[pc + 1] as number; j < end; j++) {
+      const r = readRegs[j] as number;
+      const rt = ws[readyAt + r] as number;
       if (rt > tr) {
         tr = rt;
-        why = readyKind[r] as number;
+        why = readyKind[base + r] as number;
       }
     }
     if (why >= 0) {
@@ -490,7 +536,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       t = tr;
     }
     // issue slot on the warp's scheduler
-    const sched = wSched[wi] as number;
+    const sched = ws[o + W_SCHED] as number;
     let ti = issueCal.reserve(sched, t, 1);
     if (ti > t) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - t;
     const k = kind[pc] as number;
@@ -524,7 +570,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       case K_LDS:
       case K_STS:
       case K_ATOMS: {
-        const sm = wSm[wi] as number;
+        const sm = ws[o + W_SM] as number;
         const tl = lsuCal.reserve(sm, ti, 1);
         lsuInstr++;
         if (tl > ti + 1) {
@@ -545,25 +591,25 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       case K_BAR_SYNC:
       case K_BAR_ARV: {
         const id = (deps.barrierId[pc] as number) & 15;
-        const key = (wRec[wi] as number) * 16 + id;
+        const key = (ws[o + W_REC] as number) * 16 + id;
         if (ti > (barOpen[key] as number)) barOpen[key] = ti;
         if (k === K_BAR_SYNC) {
-          wBarKey[wi] = key;
-          wBarGen[wi] = barGen[key] as number;
+          ws[o + W_BAR_KEY] = key;
+          ws[o + W_BAR_GEN] = barGen[key] as number;
         }
         break;
       }
       default:
         break;
     }
-    stall[R_SEL] = (stall[R_SEL] as number) + 1;
+    // the 'selected' stall reason is one cycle per issue: finish() takes it from `issued`
     issued++;
     let next = ti + 1;
     if (k === K_BRANCH && lat.branch > 1) {
       stall[R_BRANCH] = (stall[R_BRANCH] as number) + lat.branch - 1;
       next = ti + lat.branch;
     } else if (k === K_EXIT) {
-      const d = wDrain[wi] as number;
+      const d = ws[o + W_DRAIN] as number;
       if (d > next) {
         stall[R_DRAIN] = (stall[R_DRAIN] as number) + d - next;
         next = d;
@@ -572,42 +618,42 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
       next = ti + 1 + lat.l2;
     }
-    const wr = deps.writes[pc] as Int32Array;
-    for (let j = 0; j < wr.length; j++) {
-      const r = base + (wr[j] as number);
-      ready[r] = ti + resLat;
-      readyKind[r] = resKind;
+    for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
+      const r = writeRegs[j] as number;
+      ws[readyAt + r] = ti + resLat;
+      readyKind[base + r] = resKind;
     }
-    wClock[wi] = next;
-    wLast[wi] = ti;
-    const rec = wRec[wi] as number;
+    ws[o + W_CLOCK] = next;
+    ws[o + W_LAST] = ti;
+    const rec = ws[o + W_REC] as number;
     if (next > (bEnd[rec] as number)) bEnd[rec] = next;
   };
 
   const setResult = (wi: number, pc: number, done: number, why: number): void => {
-    const wr = deps.writes[pc] as Int32Array;
+    const readyAt = wi * W_STRIDE + W_READY;
     const base = wi * nRegs;
-    for (let j = 0; j < wr.length; j++) {
-      ready[base + (wr[j] as number)] = done;
-      readyKind[base + (wr[j] as number)] = why;
+    for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
+      const r = writeRegs[j] as number;
+      ws[readyAt + r] = done;
+      readyKind[base + r] = why;
     }
   };
 
-  /** the warp's issue is held back when its request waits too long in the memory queues */
-  const throttle = (wi: number, served: number, t: number, why: number): void => {
-    const over = served - t - queue;
-    if (over > 0) {
-      stall[why] = (stall[why] as number) + over;
-      wClock[wi] = (wClock[wi] as number) + over;
-      const rec = wRec[wi] as number;
-      if ((wClock[wi] as number) > (bEnd[rec] as number)) bEnd[rec] = wClock[wi] as number;
-    }
+  /** the warp loses `over` cycles to stall reason `why` */
+  const stallWarp = (wi: number, why: number, over: number): void => {
+    const o = wi * W_STRIDE;
+    stall[why] = (stall[why] as number) + over;
+    const clock = (ws[o + W_CLOCK] as number) + over;
+    ws[o + W_CLOCK] = clock;
+    const rec = ws[o + W_REC] as number;
+    if (clock > (bEnd[rec] as number)) bEnd[rec] = clock;
   };
 
   const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number): void => {
     const wi = idOf(w);
-    const t = wLast[wi] as number;
-    const sm = wSm[wi] as number;
+    const o = wi * W_STRIDE;
+    const t = ws[o + W_LAST] as number;
+    const sm = ws[o + W_SM] as number;
     const k = kind[pc] as number;
     if (k === K_LDS || k === K_STS || k === K_ATOMS) {
       sharedWavefronts += n;
@@ -615,12 +661,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
-      if (over > 0) {
-        stall[R_MIO] = (stall[R_MIO] as number) + over;
-        wClock[wi] = (wClock[wi] as number) + over;
-        const rec = wRec[wi] as number;
-        if ((wClock[wi] as number) > (bEnd[rec] as number)) bEnd[rec] = wClock[wi] as number;
-      }
+      if (over > 0) stallWarp(wi, R_MIO, over);
       return;
     }
     // global / local
@@ -651,34 +692,43 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (k === K_LDG || k === K_ATOM) {
       // with cold caches (ncu --cache-control all) a hit is mostly on a line a sibling warp is still
       // fetching (misaligned, broadcast, the partner sector of a 64-B fill): it waits for that fill
-      const rec = wRec[wi] as number;
+      const rec = ws[o + W_REC] as number;
       const inflight = bMiss[rec] as number;
       if (level < 2) {
         if (inflight > done) done = Math.min(inflight, t + lat.dram);
       } else if (done > inflight) bMiss[rec] = done;
-      setResult(wi, pc, done, R_LONG);
-      throttle(wi, done - lat.dram, t, R_LG);
+      // setResult(wi, pc, done, R_LONG), written out here and below: this function already inlines its
+      // calendars, and a call that is not inlined boxes its double arguments (an allocation per request)
+      const readyAt = o + W_READY;
+      const base = wi * nRegs;
+      for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
+        const r = writeRegs[j] as number;
+        ws[readyAt + r] = done;
+        readyKind[base + r] = R_LONG;
+      }
     } else {
       // a store is acknowledged once the L2 has taken it; the data's way to DRAM is the L2's business
       const ack = level >= 1 ? lastL2 : done;
-      if (ack > (wDrain[wi] as number)) wDrain[wi] = ack;
-      if (done > memEnd) memEnd = done;
-      throttle(wi, done - lat.dram, t, R_LG);
+      if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
+      if (done > (memEnd[0] as number)) memEnd[0] = done;
     }
+    // the warp's issue is held back when its request waits too long in the memory queues
+    const over = done - lat.dram - t - queue;
+    if (over > 0) stallWarp(wi, R_LG, over);
   };
 
   const finish = (traffic?: { dramBytes?: number; dramWriteBytes?: number }): Record<string, number> => {
     // close the live blocks and warps
-    for (const [w, wi] of warpIndex) {
-      void w;
-      const rec = wRec[wi] as number;
+    for (let wi = 0; wi < nWarps; wi++) {
+      const o = wi * W_STRIDE;
+      const rec = ws[o + W_REC] as number;
       if (rec < 0) continue;
       {
-        const s = wSm[wi] as number;
-        smWarpCycles[s] = (smWarpCycles[s] as number) + (wClock[wi] as number) - (wStart[wi] as number);
+        const s = ws[o + W_SM] as number;
+        smWarpCycles[s] = (smWarpCycles[s] as number) + (ws[o + W_CLOCK] as number) - (ws[o + W_START] as number);
       }
-      if (bDone[rec] === 0 && bLinear[rec] === wLinear[wi]) finalizeBlock(rec);
-      wRec[wi] = -1;
+      if (bDone[rec] === 0 && bLinear[rec] === ws[o + W_LINEAR]) finalizeBlock(rec);
+      ws[o + W_REC] = -1;
     }
     let smEnd = 0;
     let activeSum = 0;
@@ -695,7 +745,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // all DRAM traffic, write-backs at their read-turnaround cost, must fit in the launch
     const dramWrites = traffic?.dramWriteBytes ?? 0;
     const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
-    const end = Math.max(smEnd, memEnd, dramBound);
+    const end = Math.max(smEnd, memEnd[0] as number, dramBound);
     const elapsed = end + P.overheadCycles;
     const warpCycles = smWarpCycles.reduce((a, b) => a + b, 0);
     const m: Record<string, number> = {};
@@ -717,6 +767,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['sm__warps_active.avg.pct_of_peak_sustained_active'] = (100 * perCycle) / P.maxWarpsPerSm;
     m['smsp__warps_active.avg.per_cycle_active'] = perCycle / S;
     const smspActive = activeSum * S;
+    stall[R_SEL] = issued;
     const eligible = issued + (stall[R_NOTSEL] as number);
     m['smsp__warps_eligible.sum'] = eligible;
     m['smsp__warps_eligible.avg.per_cycle_active'] = smspActive > 0 ? eligible / smspActive : 0;
