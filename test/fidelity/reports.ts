@@ -21,6 +21,8 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_lifetime', args: ['kernels/l2_copy_lifetime.ts', '--cache-control', 'none'] },
   { name: 'l2_drain', args: ['kernels/l2_drain.ts', '--cache-control', 'none'] },
   { name: 'l2_residency', args: ['kernels/l2_residency.ts', '--cache-control', 'none'] },
+  { name: 'l2_copy_sweep_clean', args: ['kernels/l2_copy_sweep.ts', '-k', 'l2cs_clean', '--cache-control', 'none'] },
+  { name: 'l2_copy_sweep', args: ['kernels/l2_copy_sweep.ts', '-k', 'l2cs_flushed'] },
   { name: 'l2_setaside_sweep', args: ['kernels/l2_setaside.ts', '--cache-control', 'none'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
