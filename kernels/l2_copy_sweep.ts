@@ -5,27 +5,12 @@
  * each (a clean full L2) and one at the end, whose DRAM writes are the dirty bytes the previous kernel
  * left (profile it with --cache-control none). The probe streams 512 MiB; 128 MiB clean everything here.
  */
-import { type ElemType, defineKernel, defineProgram, ptr, u32, u64, u8 } from '../src/api.js';
-import { I4, MIB, readStream } from './lib/readStream.js';
+import { defineKernel, defineProgram, ptr, u32, u64, u8 } from '../src/api.js';
+import { MIB, readStream } from './lib/readStream.js';
+import { U128, type Variant, probe } from './l2_dirty_retention.js';
 
 const CLEAN_MIB = 128;
 const BLOCK = 256;
-
-const copyKernel = (name: string, elem: ElemType) =>
-  defineKernel({
-    name,
-    description: 'out[i] = in[i], one element per thread',
-    params: { in: ptr('global', elem), out: ptr('global', elem) },
-    launch: { grid: 1, block: BLOCK },
-    registers: 16,
-    setup: () => {
-      throw new Error('launched by programs only');
-    },
-    body: (k, { in: src, out }) => {
-      const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-      out.at(i).store(src.at(i).load());
-    },
-  });
 
 const storeKernel = defineKernel({
   name: 'l2cs_st_u64',
@@ -42,7 +27,9 @@ const storeKernel = defineKernel({
   },
 });
 
-const KERNELS = { u64: copyKernel('l2cs_u64', u64), u128: copyKernel('l2cs_u128', I4), u32: copyKernel('l2cs_u32', u32), st: storeKernel };
+/** the copies are micro.cu's g_ld_<T>_coalesced (l2_dirty_retention.ts), on the grid of each size */
+const copy = (name: string, elem: Variant['elem']) => probe({ name, elem, stride: 1 });
+const KERNELS = { u64: copy('l2cs_u64', u64), u128: copy('l2cs_u128', U128), u32: copy('l2cs_u32', u32), st: storeKernel };
 const ELEM_BYTES = { u64: 8, u128: 16, u32: 4, st: 8 };
 
 /** the probe's configurations, in its order: kernel and MiB stored */
@@ -70,7 +57,7 @@ function program(mode: 'flushed' | 'clean') {
         if (mode === 'clean') cleanUp();
         const grid = (mib * MIB) / ELEM_BYTES[kind] / BLOCK;
         if (kind === 'st') ctx.launch(KERNELS.st, { out }, { grid });
-        else ctx.launch(KERNELS[kind], { in: input, out }, { grid });
+        else ctx.launch(KERNELS[kind], { in: input, out, sink }, { grid });
       }
       if (mode === 'clean') cleanUp();
     },

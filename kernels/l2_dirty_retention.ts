@@ -12,7 +12,7 @@ import { type ElemType, type Val, type VecVal, defineKernel, ptr, u8, u32, u64, 
 import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
 
 export const U128 = vec(u32, 4);
-const BYTES = new Map<ElemType, number>([[u8, 1], [u64, 8], [U128, 16]]);
+const BYTES = new Map<ElemType, number>([[u8, 1], [u32, 4], [u64, 8], [U128, 16]]);
 const KB = 1024;
 
 export interface Variant {
