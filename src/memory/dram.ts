@@ -9,16 +9,15 @@ export class Dram {
   /** traffic that belongs to no launch (ncu's pre-launch flush write-backs) goes here and is dropped */
   private muted = false;
 
-  /** sectors moved either way, counted or not (the load the L2 sees) */
-  moved = 0;
+  /** sectors read (L2 fills), counted or not: the read load the L2 sees */
+  filled = 0;
 
   read(sectors: number): void {
-    this.moved += sectors;
+    this.filled += sectors;
     if (!this.muted) this.readSectors += sectors;
   }
 
   write(sectors: number): void {
-    this.moved += sectors;
     if (!this.muted) this.writeSectors += sectors;
   }
 

@@ -48,8 +48,9 @@ export interface HierarchyOptions {
   l2Ways?: number;
   /** L1 associativity (default 4) */
   l1Ways?: number;
-  /** see L2Options.dirtyWays (default 7.25) and cleanWays (default 4) */
+  /** see L2Options.dirtyWays (default 7.55), idleDirtyWays (default 7.25) and cleanWays (default 4) */
   dirtyWays?: number;
+  idleDirtyWays?: number;
   cleanWays?: number;
   /**
    * see L2Options.inflightRequests (default 4096: a near request for the unrequested half of a
@@ -62,22 +63,33 @@ export interface HierarchyOptions {
   /** see L2Options.partialDirtyWeight (default 2) */
   partialDirtyWeight?: number;
   /**
-   * Write-back avoidance under DRAM load (L2Options.dirtyVictimSkip, set every scheduler round): a
-   * dirty replacement victim is passed over with probability idle + (1 - idle) L / (L + halfLoadBytes),
-   * L the DRAM bytes (fills and write-backs) of the last round, in which every resident warp took one
-   * turn: about the bytes in flight. Default idle 0.2, halfLoadBytes 10 MB, [INFER] from family 1 and two
-   * H200 probes. test/fidelity/probes/l2_drain_probe.cu: the u128 stride-2 copy leaves 20.5 MB of its
-   * 67 MB stored dirty with 8 blocks per SM and 13.5 MB with 1 (the next kernel writes them back;
-   * ~10.7 / 1.5 MB per round here, skip 0.61 / 0.30), the u128 coalesced one 25.4 / 20.5, while a
-   * store-only kernel leaves 28.4 either way (the dirty cap binds). l2_copy_probe.cu: R written
-   * outlives R read behind a read stream (~4 MB per round, skip 0.44): half gone at X = 38 MiB.
-   * The idle value is the highest that keeps family 1's 8-byte copies (ncu's flushed L2) within 2 MB
-   * (12.1-12.3 MB written, the H200 14.0-14.3); it drains written R faster than the H200 does (5 % of
-   * it left at X = 48 MiB, 14 % there).
+   * Write-back avoidance under DRAM read load (L2Options.dirtyVictimSkip, set every scheduler round): a
+   * dirty replacement victim is passed over with probability min(maxSkip, x^n / (1 + x^n)),
+   * x = R / halfReadBytes, R the DRAM bytes read (fills) in the last round, in which every resident warp
+   * took one turn: about the reads in flight; n = steepness. The busier the DRAM is with reads, the more
+   * the L2 holds its write-backs back. Default maxSkip 0.7, halfReadBytes 4 MB, steepness 4, [INFER] from
+   * family 1 and four H200 probes (the reads per round below are Warpsight's):
+   * - test/fidelity/probes/l2_drain_probe.cu: with 8 blocks per SM the u128 copies leave 25.4 MB (coalesced,
+   *   ~4 MB read per round, skip 0.49) and 20.5 MB (stride 2, ~8 MB, 0.7) of their 67 MB stored dirty,
+   *   with 1 block per SM (0.5-1 MB, no skip) 20.5 and 13.5: plain LRU; the u64 copies 22.2 / 20.9 (~2 /
+   *   0.3 MB, skip 0.06 / 0): LRU too. A store-only kernel leaves 28.4 either way (the dirty cap binds);
+   * - l2_copy_probe.cu: R written outlives R read behind a read stream (~4 MB per round, skip 0.5);
+   * - l2_copy_sweep_probe.cu and family 1: the 4- and 8-byte copies (1-2 MB per round) write back about
+   *   as plain LRU does (a skip of 0.36 there, as a skip rising from a floor with all DRAM traffic gave,
+   *   left family 1's 8-byte copies 1.9 MB short of the H200's 14.0 MB written; now 1.1);
+   * - family 1: the stride-32 loads (8-16 MB per round) still write back nearly all they store: a dirty
+   *   line at the bottom of a set is drawn again at every eviction there and goes within a few draws
+   *   unless the skip nears 1 (hence maxSkip).
    */
-  writeBackAvoidance?: { idle: number; halfLoadBytes: number };
+  writeBackAvoidance?: WriteBackAvoidance;
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
   l2Partitions?: number;
+}
+
+export interface WriteBackAvoidance {
+  maxSkip: number;
+  halfReadBytes: number;
+  steepness: number;
 }
 
 export interface LaunchOptions {
@@ -103,9 +115,9 @@ export class MemoryHierarchy {
   private windowSpec: AccessPolicyWindow | null = null;
   /** persisting lines resident when the launch began */
   private persistingAtStart = 0;
-  private readonly avoidance: { idle: number; halfLoadBytes: number };
-  /** DRAM sectors moved when the last scheduler round began */
-  private movedAtRound = 0;
+  private readonly avoidance: WriteBackAvoidance;
+  /** DRAM sectors read when the last scheduler round began */
+  private filledAtRound = 0;
 
   // L1 counters (sectors)
   private l1LdHit = 0;
@@ -123,7 +135,7 @@ export class MemoryHierarchy {
     this.lineSize = arch.l2LineSize;
     this.sectorsPerLine = arch.l2LineSize / arch.sectorSize;
     if (this.sectorsPerLine !== 4) throw new Error(`memory hierarchy: 4 sectors per line expected, arch ${arch.id} has ${this.sectorsPerLine}`);
-    this.avoidance = opts.writeBackAvoidance ?? { idle: 0.2, halfLoadBytes: 10e6 };
+    this.avoidance = opts.writeBackAvoidance ?? { maxSkip: 0.7, halfReadBytes: 4e6, steepness: 4 };
     this.l1 = new L1Cache(arch.smCount, defaultL1Bytes(arch), arch.l2LineSize, opts.l1Ways ?? 4);
     this.l2 = new L2Cache(
       {
@@ -132,13 +144,13 @@ export class MemoryHierarchy {
         sectorSize: arch.sectorSize,
         ways: opts.l2Ways ?? 16,
         fillGranularity: arch.dramFillGranularity,
-        dirtyWays: opts.dirtyWays ?? 7.25,
+        dirtyWays: opts.dirtyWays ?? 7.55,
+        idleDirtyWays: opts.idleDirtyWays ?? 7.25,
         cleanWays: opts.cleanWays ?? 4,
         inflightRequests: opts.inflightRequests ?? 4096,
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
-        dirtyVictimSkip: this.avoidance.idle,
       },
       this.dram,
     );
@@ -183,9 +195,9 @@ export class MemoryHierarchy {
       this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.ncuReplayDirtyBytes / this.lineSize));
     }
     this.dram.reset();
-    // a launch starts with no DRAM bytes in flight
-    this.movedAtRound = this.dram.moved;
-    this.l2.setDirtyVictimSkip(this.avoidance.idle);
+    // a launch starts with no DRAM reads in flight
+    this.filledAtRound = this.dram.filled;
+    this.l2.setDirtyVictimSkip(0);
     this.l2.resetCounters();
     this.persistingAtStart = this.limit > 0 ? this.l2.persistingLines() : 0;
     this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;
@@ -282,12 +294,13 @@ export class MemoryHierarchy {
     this.l2.prefetch(Math.floor(lineAddress / this.lineSize), prop === 'persisting' ? 2 : 3);
   }
 
-  /** a scheduler round ended: the DRAM bytes it moved set how readily the L2 writes dirty victims back */
+  /** a scheduler round ended: the DRAM bytes it read set how readily the L2 writes dirty victims back */
   endRound(): void {
-    const load = (this.dram.moved - this.movedAtRound) * this.arch.sectorSize;
-    this.movedAtRound = this.dram.moved;
-    const { idle, halfLoadBytes } = this.avoidance;
-    this.l2.setDirtyVictimSkip(idle + ((1 - idle) * load) / (load + halfLoadBytes));
+    const { maxSkip, halfReadBytes, steepness } = this.avoidance;
+    const x = ((this.dram.filled - this.filledAtRound) * this.arch.sectorSize) / halfReadBytes;
+    this.filledAtRound = this.dram.filled;
+    const xn = Math.pow(x, steepness);
+    this.l2.setDirtyVictimSkip(Math.min(maxSkip, xn / (1 + xn)));
   }
 
   /** cuda::discard_memory: drop a whole 128-B line without write-back (discard.global.L2) */
@@ -363,6 +376,10 @@ export class MemoryHierarchy {
       m[`lts__t_sectors_${names[h]}_lookup_hit.sum`] = hit;
       m[`lts__t_sectors_${names[h]}_lookup_miss.sum`] = miss;
     }
+    // once the kernel is done the L2 writes its dirty lines beyond the idle cap back, counted by no launch
+    d.mute(true);
+    l2.settleDirty();
+    d.mute(false);
     return m;
   }
 }

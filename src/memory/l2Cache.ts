@@ -16,16 +16,23 @@ export interface L2Options {
   /** DRAM read granularity for read misses (arch.dramFillGranularity, 64 B on the H200) */
   fillGranularity: number;
   /**
-   * Dirty non-persisting lines allowed per set: min(dirtyWays, ways - set-aside ways - cleanWays);
-   * beyond it the set's LRU dirty line is cleaned (written back, kept valid). A fractional cap is
-   * dithered over the sets. [MEAS] test/fidelity/probes/l2_setaside_probe.cu (sweep): after 64 MiB of
-   * stores the H200 keeps 28.5 / 28.6 / 28.5 / 28.1 / 22.9 / 15.7 / 8.7 MB dirty with 0 / 2 / 3 / 4 /
-   * 6 / 8 / 10 sixteenths of the L2 set aside (no persisting line anywhere): 7.25 ways per set, and
-   * from 6/16 on ~4 ways fewer than the ways left outside the set-aside (family 5's `setaside`,
-   * 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep). Default: the
-   * ways outside the set-aside.
+   * Dirty non-persisting lines allowed per set while a kernel runs: min(dirtyWays, ways - set-aside
+   * ways - cleanWays); beyond it the set's LRU dirty line is cleaned (written back, kept valid). A
+   * fractional cap is dithered over the sets. [MEAS] test/fidelity/probes/l2_copy_sweep_probe.cu: 8-byte
+   * stores of 32 / 40 / 48 MiB from a clean L2 write 3.6 / 12.1 / 20.6 MB back, so 29.9 / 29.9 / 29.8 MB
+   * stay dirty during the kernel (7.55 ways of the 16); l2_setaside_probe.cu (sweep): with 6 / 8 / 10
+   * sixteenths of the L2 set aside ~4 ways fewer than the ways left outside the set-aside (family 5's
+   * `setaside`, 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep).
+   * Default: the ways outside the set-aside.
    */
   dirtyWays?: number;
+  /**
+   * The dirty cap once the kernel has ended (settleDirty), the same way: the L2 writes the excess back
+   * between kernels, counted by none. [MEAS] the same store kernels leave 28.8 / 28.7 / 28.7 MB dirty for
+   * the next kernel (7.25 ways), ~1.1 MB less than they held; l2_setaside_probe.cu: 28.5 / 28.6 / 28.5 /
+   * 28.1 MB after 64 MiB of stores with 0-4 sixteenths set aside. Default: dirtyWays.
+   */
+  idleDirtyWays?: number;
   /** see dirtyWays (default 0) */
   cleanWays?: number;
   /**
@@ -119,9 +126,11 @@ export class L2Cache {
   private readonly partialStamp: Float64Array;
   private readonly partialLines: number;
   private readonly partialWeight: number;
-  /** dirty-line cap per set (non-persisting lines) */
+  /** dirty-line cap per set (non-persisting lines) while a kernel runs, and once it has ended */
   private readonly dirtyCap: Uint8Array;
+  private readonly idleDirtyCap: Uint8Array;
   private readonly dirtyWays: number;
+  private readonly idleDirtyWays: number;
   private readonly cleanWays: number;
   /** request clock (one tick per line request) */
   private reqClock = 0;
@@ -203,7 +212,9 @@ export class L2Cache {
     this.partialLines = Math.max(1, Math.floor(opts.partialLinesPerSet ?? 2));
     this.partialWeight = opts.partialDirtyWeight ?? 1;
     this.dirtyCap = new Uint8Array(this.sets);
+    this.idleDirtyCap = new Uint8Array(this.sets);
     this.dirtyWays = opts.dirtyWays ?? this.ways;
+    this.idleDirtyWays = opts.idleDirtyWays ?? this.dirtyWays;
     this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
@@ -240,8 +251,10 @@ export class L2Cache {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
       this.quota[s] = q;
       // a fractional cap is dithered over the sets (golden-ratio offsets), so the total is right on average
-      const cap = Math.min(this.dirtyWays, this.ways - q - this.cleanWays);
-      this.dirtyCap[s] = Math.max(1, Math.floor(cap + ((s * 0.6180339887498949) % 1)));
+      const dither = (s * 0.6180339887498949) % 1;
+      const room = this.ways - q - this.cleanWays;
+      this.dirtyCap[s] = Math.max(1, Math.floor(Math.min(this.dirtyWays, room) + dither));
+      this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       const base = s * this.ways;
       for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
     }
@@ -283,6 +296,11 @@ export class L2Cache {
       this.stamp[w] = this.clock++;
       this.capDirty(set, w);
     }
+  }
+
+  /** the kernel has ended: every set cleans its LRU dirty lines down to the idle cap (idleDirtyWays) */
+  settleDirty(): void {
+    for (let s = 0; s < this.sets; s++) if (this.idleDirtyCap[s]! < this.dirtyCap[s]!) this.capDirty(s, -1, this.idleDirtyCap[s]!);
   }
 
   /** number of dirty sectors resident (tests / diagnostics) */
@@ -462,9 +480,8 @@ export class L2Cache {
   }
 
   /** keep at most dirtyCap dirty non-persisting lines in the set: clean the LRU one(s) */
-  private capDirty(set: number, keep: number): void {
+  private capDirty(set: number, keep: number, cap = this.dirtyCap[set]!): void {
     const base = set * this.ways;
-    const cap = this.dirtyCap[set]!;
     const pw = this.partialWeight;
     let n = 0;
     for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST) n += this.partial[i] !== 0 ? pw : 1;

@@ -8,7 +8,7 @@
  * leaves in the L2 (test/fidelity/replay_residue.test.ts), which every kernel that streams past the L2 writes
  * back: why g_ld_u8/u16/u32_stride32 write 5.1 / 9.1 / 17.1 MB for 4.2 / 8.4 / 16.8 MB stored.
  * What stays dirty also depends on the L2's replacement: a dirty victim is often passed over for a
- * clean line, the more often the busier the DRAM (src/memory/hierarchy.ts writeBackAvoidance,
+ * clean line, the more often the busier the DRAM with reads (src/memory/hierarchy.ts writeBackAvoidance,
  * measured in drain.test.ts and copy_lifetime.test.ts: why g_ld_u128_stride2, whose warps have the
  * most DRAM bytes in flight, keeps the most of its stores dirty), and a freed block slot takes its
  * next block at once, so a kernel ends with the stores of every resident warp (src/exec/scheduler.ts).

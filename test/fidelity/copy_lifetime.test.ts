@@ -12,7 +12,7 @@
  *   (src/memory/hierarchy.ts writeBackAvoidance), so written lines drain over 30-64 MiB.
  * Known deviations: the H200's cliff for read lines is sharper (at X = 36 MiB 76 % of R is gone at
  * home, here 46 %); the X at which half is gone is asserted instead. Written lines drain faster
- * here at the end (after X = 48 MiB 5 % of R left at home, 14 % on the H200: the write-back
+ * here at the end (after X = 48 MiB 9 % of R left at home, 14 % on the H200: the write-back
  * avoidance is fitted to the load-then-store kernels first, src/memory/hierarchy.ts). The chunks are not 32-byte
  * aligned: the sectors two warps each write half of stay invalid in a far line's near copy here
  * (98.4 % tex hits after writing, 99.9 % on the H200). Writing R costs no DRAM writes: all 8 MiB

@@ -9,14 +9,14 @@
  * kernel. The H200 does not care whether the copy starts from an empty or a clean full L2 (within
  * 0.3 MB), nor whether the persisting set-aside is 0 or its default (_limit0 CSV; the maximum,
  * 37.5 MiB, makes even a 16 MiB store kernel write 6.6-7.2 MB back: the dirty room shrinks with it).
- * Known gaps, bounded here: the H200's copies of 20-48 MiB write 0.4-1.8 MB more than the model's (its
- * write-backs start at a smaller size: as if ~4 MB of the L2 held no copy data, which the read
- * stream of copy_lifetime.test.ts contradicts: a model with 0.9 fewer ways per set fits this sweep
- * and family 1 but loses written lines there 4 MiB too early), and the ncu replay residue a 16 MiB
- * copy pushes out is placement-dependent here (0-0.4 MB, 0.6 on the H200). Store kernels of 28-48 MiB
- * write 0.8-1.4 MB more than on the H200: it holds 29.1-29.8 MB of their stores dirty during the
- * kernel, yet the next kernel finds only 28.2-28.7 MB (about 1 MB is written back between kernels,
- * counted by none).
+ * The store kernels write back what exceeds 7.55 ways of dirty lines per set during the kernel, and the
+ * L2 cleans the excess over 7.25 ways once the kernel has ended, counted by no launch: the H200 holds
+ * 29.8-29.9 MB of their stores dirty while they run, the next kernel finds 28.2-28.8 MB (within 0.5 MB
+ * here, in-kernel and left). Known gaps, bounded here: the H200's copies of 20-32 MiB write 0.3-1.5 MB
+ * more than the model's (its write-backs start at a smaller size: as if some MB of the L2 held no copy
+ * data, which the read stream of copy_lifetime.test.ts contradicts: a model with 0.9 fewer ways per set
+ * fits this sweep but loses written lines there 4 MiB too early), and the ncu replay residue a 16 MiB
+ * copy pushes out is placement-dependent here (0-0.5 MB, 0.6 on the H200).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,13 +68,18 @@ describe('DRAM write-backs against copy size vs the H200 copy sweep', () => {
     }
   });
 
-  it('store kernels leave the dirty room the H200 leaves for the next kernel (within 0.5 MB)', () => {
-    for (const { mib, i } of rows('st')) expect(Math.abs(left.o[i]! - left.h[i]!), `${mib} MiB`).toBeLessThan(0.5);
+  it('store kernels write back in the kernel and leave dirty for the next what the H200 does (within 0.5 MB)', () => {
+    for (const { mib, i } of rows('st')) {
+      for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${mib} MiB`).toBeLessThan(0.5);
+      expect(Math.abs(left.o[i]! - left.h[i]!), `${mib} MiB left`).toBeLessThan(0.5);
+    }
   });
 
-  it('known gaps stay bounded: copies within 2 MB, store kernels within 1.5 MB, what they leave within 2.7 MB', () => {
-    for (const { h, o } of [flushed, clean])
-      for (const [i, [kind, mib]] of SWEEP.entries()) expect(Math.abs(o[i]! - h[i]!), `${kind} ${mib} MiB`).toBeLessThan(kind === 'st' ? 1.5 : 2);
-    for (const [i, [kind, mib]] of SWEEP.entries()) expect(Math.abs(left.o[i]! - left.h[i]!), `${kind} ${mib} MiB left`).toBeLessThan(2.7);
+  it('known gaps stay bounded: copies within 1.6 MB, what they leave within 2.2 MB', () => {
+    for (const kind of ['u32', 'u64', 'u128'])
+      for (const { mib, i } of rows(kind)) {
+        for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${kind} ${mib} MiB`).toBeLessThan(1.6);
+        expect(Math.abs(left.o[i]! - left.h[i]!), `${kind} ${mib} MiB left`).toBeLessThan(2.2);
+      }
   });
 });

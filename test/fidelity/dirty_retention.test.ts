@@ -8,7 +8,7 @@
  * giving a freed block slot its next block at once (src/exec/scheduler.ts): a store reaches the L2
  * after the other resident warps' loads, and a kernel ends with the stores of every resident warp.
  * A dirty replacement victim is often passed over for a clean line, the more often the more DRAM
- * bytes are in flight (src/memory/hierarchy.ts writeBackAvoidance, measured in drain.test.ts): the
+ * reads are in flight (src/memory/hierarchy.ts writeBackAvoidance, measured in drain.test.ts): the
  * occupancy effect is largest for the 16-byte stride-2 kernel (48.4 -> 55.2 MB on the H200 from 8
  * blocks per SM to 1). Every launch also writes back the ~2.3 MB ncu's replay left dirty
  * (replay_residue.test.ts): the u8 kernel writes 5.1-5.5 MB for 4.2 MB stored.

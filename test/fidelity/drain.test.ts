@@ -6,7 +6,7 @@
  * add up to the bytes stored (on the H200 within 0.4-0.9 MB): nothing is written back outside the
  * kernels. With 8 blocks per SM the load-then-store kernels leave more of their stores dirty than
  * with 1 (the u128 stride-2 copy 20.5 vs 13.5 MB), a store-only kernel does not (28.4 MB, the L2's
- * dirty cap): the busier the DRAM, the more often the L2 passes over a dirty victim
+ * dirty cap): the busier the DRAM with reads, the more often the L2 passes over a dirty victim
  * (src/memory/hierarchy.ts writeBackAvoidance).
  */
 import { join } from 'node:path';

@@ -80,6 +80,18 @@ describe('L2Cache', () => {
     expect(run(2)).toBe(4); // 2 + 3 = 5 > 4: the LRU whole dirty line (line 10) is cleaned
   });
 
+  it('holds dirtyWays dirty lines per set while a kernel runs and cleans the LRU ones down to idleDirtyWays after it', () => {
+    // one set: a cap of 6 lines while busy, 4 once idle
+    const { dram, l2 } = small(128 * 16, { dirtyWays: 6, idleDirtyWays: 4 });
+    for (let line = 0; line < 7; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
+    expect(dram.writeSectors).toBe(4); // line 0 cleaned at the seventh
+    l2.settleDirty();
+    expect(dram.writeSectors).toBe(12); // lines 1 and 2, the LRU ones
+    expect(l2.dirtySectors()).toBe(16);
+    // the cleaned lines stay resident: reading them costs no DRAM read
+    expect(l2.read(1, 15, HINT_UNCHANGED)).toBe(0);
+  });
+
   it('writes back dirty sectors on eviction and on flush', () => {
     const { dram, l2 } = small(128 * 16); // one set of 16 ways
     for (let line = 0; line < 17; line++) l2.write(line, 0b0011, 0b0011, HINT_UNCHANGED);
