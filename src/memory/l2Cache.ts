@@ -72,8 +72,8 @@ export interface L2Options {
   /**
    * Write-back avoidance: when a set's replacement victim (its LRU normal line) is dirty, with this
    * probability the set's oldest clean normal line is evicted instead, if it has one. The H200 does
-   * so more the busier its DRAM is: the memory hierarchy sets it every scheduler round from the DRAM
-   * bytes moved (setDirtyVictimSkip; src/memory/hierarchy.ts writeBackAvoidance has the evidence).
+   * so more the busier its DRAM is with reads: the memory hierarchy sets it every scheduler round from
+   * the DRAM bytes read (setDirtyVictimSkip; src/memory/hierarchy.ts writeBackAvoidance has the evidence).
    * 0 = plain LRU.
    */
   dirtyVictimSkip?: number;
