@@ -294,7 +294,7 @@ export class L2Cache {
       this.valid[w] = this.dirty[w] = 0xf;
       this.partner[w] = this.partial[w] = 0;
       this.stamp[w] = this.clock++;
-      this.capDirty(set, w);
+      this.capDirty(set, w, this.dirtyCap[set]!);
     }
   }
 
@@ -480,7 +480,7 @@ export class L2Cache {
   }
 
   /** keep at most dirtyCap dirty non-persisting lines in the set: clean the LRU one(s) */
-  private capDirty(set: number, keep: number, cap = this.dirtyCap[set]!): void {
+  private capDirty(set: number, keep: number, cap: number): void {
     const base = set * this.ways;
     const pw = this.partialWeight;
     let n = 0;
@@ -762,7 +762,7 @@ export class L2Cache {
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
-    if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w);
+    if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
     return this.writeFills - before;
   }
 
