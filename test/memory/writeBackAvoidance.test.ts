@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
 import { H200 } from './fixtures.js';
+import { Req } from './streams.js';
 
 const LINE = 128;
 const R_LINES = (8 << 20) / LINE;
@@ -15,18 +16,17 @@ const X_LINES = (40 << 20) / LINE;
 /** bytes of the written buffer the read stream writes back, with a round every `linesPerRound` reads */
 function writtenBackDuringStream(linesPerRound: number, maxSkip?: number): number {
   const m = new MemoryHierarchy(H200, maxSkip === undefined ? {} : { writeBackAvoidance: { maxSkip, halfReadBytes: 4e6, steepness: 4 } });
-  const sec = new Float64Array(4);
-  const a = { sm: 0, op: 'st' as 'ld' | 'st', sectors: sec, count: 4, cacheOp: 'ca' as const, property: { kind: 'global' as const } };
+  const req = new Req();
   const touch = (line: number, i: number) => {
-    for (let j = 0; j < 4; j++) sec[j] = line * 4 + j;
-    a.sm = i % 132;
-    m.access(a);
+    req.a.sm = i % 132;
+    m.access(req.line(line * LINE).a);
   };
   m.beginLaunch({ cacheControl: 'none' });
+  req.a.op = 'st';
   for (let i = 0; i < R_LINES; i++) touch(i, i);
   m.endLaunch();
   m.beginLaunch({ cacheControl: 'none' });
-  a.op = 'ld';
+  req.a.op = 'ld';
   for (let i = 0; i < X_LINES; i++) {
     touch(0x100000 + i, i);
     if ((i + 1) % linesPerRound === 0) m.endRound();
