@@ -42,7 +42,12 @@ export interface Arch {
   l1SharedSizePerSm: number;
   sharedBanks: number;
   namedBarriersPerBlock: number;
+  /** L2 bytes as the driver reports them (cudaDevAttrL2CacheSize); the persisting limits are fractions of it */
   l2Size: number;
+  /** L2 slices of the design (ncu device__attribute_l2s_count) */
+  l2Slices: number;
+  /** slices that hold data: the cache itself holds l2Size * l2SlicesActive / l2Slices bytes */
+  l2SlicesActive: number;
   l2LineSize: number;
   sectorSize: number;
   /** cudaDeviceProp::persistingL2CacheMaxSize */

@@ -48,7 +48,7 @@ export interface HierarchyOptions {
   l2Ways?: number;
   /** L1 associativity (default 4) */
   l1Ways?: number;
-  /** see L2Options.dirtyWays (default 7.55), idleDirtyWays (default 7.25) and cleanWays (default 4) */
+  /** see L2Options.dirtyWays (default 7.71), idleDirtyWays (default 7.40) and cleanWays (default 4) */
   dirtyWays?: number;
   idleDirtyWays?: number;
   cleanWays?: number;
@@ -139,13 +139,14 @@ export class MemoryHierarchy {
     this.l1 = new L1Cache(arch.smCount, defaultL1Bytes(arch), arch.l2LineSize, opts.l1Ways ?? 4);
     this.l2 = new L2Cache(
       {
-        bytes: arch.l2Size,
+        bytes: (arch.l2Size * arch.l2SlicesActive) / arch.l2Slices,
+        nominalBytes: arch.l2Size,
         lineSize: arch.l2LineSize,
         sectorSize: arch.sectorSize,
         ways: opts.l2Ways ?? 16,
         fillGranularity: arch.dramFillGranularity,
-        dirtyWays: opts.dirtyWays ?? 7.55,
-        idleDirtyWays: opts.idleDirtyWays ?? 7.25,
+        dirtyWays: opts.dirtyWays ?? 7.71,
+        idleDirtyWays: opts.idleDirtyWays ?? 7.4,
         cleanWays: opts.cleanWays ?? 4,
         inflightRequests: opts.inflightRequests ?? 4096,
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,

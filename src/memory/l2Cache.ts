@@ -7,8 +7,13 @@ export const CLS_NORMAL = 1;
 export const CLS_LAST = 2;
 
 export interface L2Options {
-  /** bytes (arch.l2Size) */
+  /** bytes the cache holds (arch.l2Size scaled to the active slices) */
   bytes: number;
+  /**
+   * bytes the driver reports (arch.l2Size, default `bytes`): the persisting limits are fractions of it
+   * (the H200's default and maximum are 3/16 and 10/16 of 60 MiB), taken as that many ways per set
+   */
+  nominalBytes?: number;
   lineSize: number;
   sectorSize: number;
   /** associativity (undocumented; 16 as in hardware-rules §5.3 [INFER]) */
@@ -20,16 +25,17 @@ export interface L2Options {
    * ways - cleanWays); beyond it the set's LRU dirty line is cleaned (written back, kept valid). A
    * fractional cap is dithered over the sets. [MEAS] test/fidelity/probes/l2_copy_sweep_probe.cu: 8-byte
    * stores of 32 / 40 / 48 MiB from a clean L2 write 3.6 / 12.1 / 20.6 MB back, so 29.9 / 29.9 / 29.8 MB
-   * stay dirty during the kernel (7.55 ways of the 16); l2_setaside_probe.cu (sweep): with 6 / 8 / 10
-   * sixteenths of the L2 set aside ~4 ways fewer than the ways left outside the set-aside (family 5's
-   * `setaside`, 10/16: 7.7 MB left dirty for the evict kernel, pass 2 writing 13 MB back per rep).
+   * stay dirty during the kernel (7.71 ways of the 16 in the sets of the H200's 94 active slices);
+   * l2_setaside_probe.cu (sweep): with 6 / 8 / 10 sixteenths of the L2 set aside ~4 ways fewer than
+   * the ways left outside the set-aside (family 5's `setaside`, 10/16: 7.7 MB left dirty for the evict
+   * kernel, pass 2 writing 13 MB back per rep).
    * Default: the ways outside the set-aside.
    */
   dirtyWays?: number;
   /**
    * The dirty cap once the kernel has ended (settleDirty), the same way: the L2 writes the excess back
    * between kernels, counted by none. [MEAS] the same store kernels leave 28.8 / 28.7 / 28.7 MB dirty for
-   * the next kernel (7.25 ways), ~1.1 MB less than they held; l2_setaside_probe.cu: 28.5 / 28.6 / 28.5 /
+   * the next kernel (7.40 ways), ~1.1 MB less than they held; l2_setaside_probe.cu: 28.5 / 28.6 / 28.5 /
    * 28.1 MB after 64 MiB of stores with 0-4 sixteenths set aside. Default: dirtyWays.
    */
   idleDirtyWays?: number;
@@ -106,6 +112,7 @@ export class L2Cache {
   readonly sets: number;
   readonly ways: number;
   readonly lineSize: number;
+  private readonly nominalBytes: number;
   private readonly tag: Float64Array;
   private readonly valid: Uint8Array;
   private readonly dirty: Uint8Array;
@@ -194,6 +201,7 @@ export class L2Cache {
   ) {
     this.ways = opts.ways ?? 16;
     this.lineSize = opts.lineSize;
+    this.nominalBytes = opts.nominalBytes ?? opts.bytes;
     this.sets = Math.max(1, Math.floor(opts.bytes / opts.lineSize / this.ways));
     const n = this.sets * this.ways;
     this.tag = new Float64Array(n).fill(EMPTY);
@@ -242,11 +250,11 @@ export class L2Cache {
   }
 
   /**
-   * Set-aside in bytes -> ways per set (floor(bytes / capacity * ways * sets) ways spread evenly).
+   * Set-aside in bytes -> ways per set (floor(bytes / nominal bytes * ways * sets) ways spread evenly).
    * Persisting lines above a set's new quota become normal.
    */
   setPersistingBytes(bytes: number): void {
-    const totalWays = Math.min(this.sets * this.ways, Math.floor((bytes / this.capacityBytes()) * this.sets * this.ways + 1e-9));
+    const totalWays = Math.min(this.sets * this.ways, Math.floor((bytes / this.nominalBytes) * this.sets * this.ways + 1e-9));
     for (let s = 0; s < this.sets; s++) {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
       this.quota[s] = q;

@@ -7,12 +7,13 @@
  *   home lines: every second read is a near (tex lookup) hit up to X = 20 MiB, written or read. Two
  *   earlier guesses fail here: copies of writes evict-first (50 % hits from X = 4 MiB) and copies of
  *   reads inserted half-way down the recency order (81 % at X = 20 MiB);
- * - R's home lines go at about the same X when read: 1.5 X + 12 MiB of allocations fill the 60 MiB
- *   (copies take room), and later when written: a dirty victim is passed over for a clean line
+ * - R's home lines go at about the same X when read: 1.5 X + 12 MiB of allocations fill the 58.75 MiB
+ *   the L2 holds in its 94 active slices (copies take room), and later when written: a dirty victim is passed over for a clean line
  *   (src/memory/hierarchy.ts writeBackAvoidance), so written lines drain over 30-64 MiB.
- * Known deviations: the H200's cliff for read lines is sharper (at X = 36 MiB 76 % of R is gone at
- * home, here 46 %); the X at which half is gone is asserted instead. Written lines drain faster
- * here at the end (after X = 48 MiB 9 % of R left at home, 14 % on the H200: the write-back
+ * Known deviations: the read cliff holds (at X = 36 MiB 76 % of R is gone at home on the H200, 79 %
+ * here; 46 % with a 60 MiB L2), but the X at which half is gone is asserted, not the curve. Written
+ * lines start to go earlier here (at X = 28 / 32 MiB 17 / 33 % gone, 5 / 15 % on the H200) and drain
+ * faster at the end (after X = 48 MiB 10 % of R left at home, 14 % on the H200: the write-back
  * avoidance is fitted to the load-then-store kernels first, src/memory/hierarchy.ts). The chunks are not 32-byte
  * aligned: the sectors two warps each write half of stay invalid in a far line's near copy here
  * (98.4 % tex hits after writing, 99.9 % on the H200). Writing R costs no DRAM writes: all 8 MiB

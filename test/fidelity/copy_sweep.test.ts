@@ -9,14 +9,17 @@
  * kernel. The H200 does not care whether the copy starts from an empty or a clean full L2 (within
  * 0.3 MB), nor whether the persisting set-aside is 0 or its default (_limit0 CSV; the maximum,
  * 37.5 MiB, makes even a 16 MiB store kernel write 6.6-7.2 MB back: the dirty room shrinks with it).
- * The store kernels write back what exceeds 7.55 ways of dirty lines per set during the kernel, and the
- * L2 cleans the excess over 7.25 ways once the kernel has ended, counted by no launch: the H200 holds
- * 29.8-29.9 MB of their stores dirty while they run, the next kernel finds 28.2-28.8 MB (within 0.5 MB
- * here, in-kernel and left). Known gaps, bounded here: the H200's copies of 20-32 MiB write 0.3-1.5 MB
- * more than the model's (its write-backs start at a smaller size: as if some MB of the L2 held no copy
- * data, which the read stream of copy_lifetime.test.ts contradicts: a model with 0.9 fewer ways per set
- * fits this sweep but loses written lines there 4 MiB too early), and the ncu replay residue a 16 MiB
- * copy pushes out is placement-dependent here (0-0.5 MB, 0.6 on the H200).
+ * The store kernels write back what exceeds 7.71 ways of dirty lines per set during the kernel, and the
+ * L2 cleans the excess over 7.40 ways once the kernel has ended, counted by no launch (in the sets of the
+ * H200's 94 active slices, arch l2SlicesActive): the H200 holds 29.8-29.9 MB of their stores dirty while
+ * they run, the next kernel finds 28.2-28.8 MB (within 0.6 MB here, in-kernel and left: the 24 MiB
+ * store kernel behind ncu's replay residue writes 0.55 MB back here, 1.09 on the H200, whose flushed
+ * and clean runs of one store kernel differ by up to 0.4 MB themselves). Known gaps, bounded here: the
+ * H200's write-backs grow more smoothly with the copy size than the model's (a 20 MiB u64 copy writes
+ * 1.0 MB back there, 0.4 here; the u64 copies of 28-64 MiB 0.4-1.2 MB less than here), as if its sets
+ * were loaded less evenly than the hashed set index loads them, while its 32 MiB u32 and u128 copies
+ * write 0.6-1.3 MB more; the ncu replay residue a 16 MiB copy pushes out is placement-dependent here
+ * (0.2-0.5 MB, 0.6 on the H200).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,18 +71,18 @@ describe('DRAM write-backs against copy size vs the H200 copy sweep', () => {
     }
   });
 
-  it('store kernels write back in the kernel and leave dirty for the next what the H200 does (within 0.5 MB)', () => {
+  it('store kernels write back in the kernel and leave dirty for the next what the H200 does (within 0.6 MB)', () => {
     for (const { mib, i } of rows('st')) {
-      for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${mib} MiB`).toBeLessThan(0.5);
-      expect(Math.abs(left.o[i]! - left.h[i]!), `${mib} MiB left`).toBeLessThan(0.5);
+      for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${mib} MiB`).toBeLessThan(0.6);
+      expect(Math.abs(left.o[i]! - left.h[i]!), `${mib} MiB left`).toBeLessThan(0.6);
     }
   });
 
-  it('known gaps stay bounded: copies within 1.6 MB, what they leave within 2.2 MB', () => {
+  it('known gaps stay bounded: copies within 1.4 MB, what they leave within 2.0 MB', () => {
     for (const kind of ['u32', 'u64', 'u128'])
       for (const { mib, i } of rows(kind)) {
-        for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${kind} ${mib} MiB`).toBeLessThan(1.6);
-        expect(Math.abs(left.o[i]! - left.h[i]!), `${kind} ${mib} MiB left`).toBeLessThan(2.2);
+        for (const { h, o } of [flushed, clean]) expect(Math.abs(o[i]! - h[i]!), `${kind} ${mib} MiB`).toBeLessThan(1.4);
+        expect(Math.abs(left.o[i]! - left.h[i]!), `${kind} ${mib} MiB left`).toBeLessThan(2.0);
       }
   });
 });

@@ -38,6 +38,8 @@ export const h200: Arch = {
   sharedBanks: 32,
   namedBarriersPerBlock: 16,
   l2Size: 62_914_560,
+  l2Slices: 96,
+  l2SlicesActive: 94,
   l2LineSize: 128,
   sectorSize: 32,
   persistingL2CacheMaxSize: 39_321_600,
@@ -85,6 +87,9 @@ export const h200Sources: ArchSources = {
   sharedBanks: '[DOC] CUDA Programming Guide shared-memory banks (32 x 4 B); hardware-rules.md §2.1',
   namedBarriersPerBlock: '[DOC] PTX ISA bar/barrier: 16 barriers (0-15) per CTA; hardware-rules.md §4.3',
   l2Size: `[OBS] ${GT}/device_props.json cudaDevAttrL2CacheSize (60 MiB)`,
+  l2Slices: '[OBS] test/fidelity/probes/l2_copy_sweep_probe_*_h200.csv: device__attribute_l2s_count = 96 (12 FBPs x 8), i.e. 640 KiB per slice',
+  l2SlicesActive:
+    "[MEAS] test/fidelity/probes/l2_copy_sweep_probe_*_h200.csv: ncu's per-unit lts__t_sectors_srcunit_tex_op_write has 94 instances (.sum / .avg = 94.0 in every row), and of the 48 DRAM units the least loaded gets 0.511 x the average, the most 1.022-1.023 x: 48/94 and 96/94, as if each DRAM unit is fed by 2 slices and two units have lost one. The copies and stores there fit a 58.75 MiB L2 better than 60 (sum of |errors| in DRAM bytes written over the 20 kernels from a flushed L2 9.8 -> 7.3 MB, the dirty room kept in bytes)",
   l2LineSize: '[NV] L2 lines of 4 x 32-B sectors; hardware-rules.md §1.6',
   sectorSize: '[NV] 32-B sectors (lts__t_sectors); hardware-rules.md §1.6',
   persistingL2CacheMaxSize: `[OBS] ${GT}/device_props.json cudaDevAttrMaxPersistingL2CacheSize (37.5 MiB)`,
