@@ -25,6 +25,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_sweep', args: ['kernels/l2_copy_sweep.ts', '-k', 'l2cs_flushed'] },
   { name: 'l2_setaside_sweep', args: ['kernels/l2_setaside.ts', '--cache-control', 'none'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
+  { name: 'l2_seed', args: ['kernels/l2_seed.ts', '--cache-control', 'none'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
   { name: 'transpose', args: ['kernels/transpose.ts'] },
   { name: 'shared_loads', args: ['kernels/shared_loads.ts'] },

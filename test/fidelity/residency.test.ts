@@ -5,14 +5,14 @@
  * input buffer (application replay, --cache-control none). The read-back's L2 read hits and DRAM reads
  * say how much of the buffer the copy left resident (the H200: 44 % / 37 % of the 8-byte copy's
  * output / input hit, 24 % / 16 % of the 16-byte copy's).
- * Known gaps: what the read-backs and the next clean-up write back. Warpsight keeps 1.3-2.4 MB more
- * of the copies' stores dirty (8-byte copy: 23.1 MB vs 21.8 / 20.9 on the H200, whose copy writes and
- * dirty bytes left add up to 0.9 MB less than it stored, as in l2_drain_probe.cu), and its read-backs
- * push out -0.9 to +4.9 MB more of them; the 16-byte copy's read-backs hit 5-9 points less (fewer
- * near-partition copies of its lines survive here). The 8-byte copy leaves ~1.7 MB more of its input
- * resident (read-back DRAM reads 14.6 MB vs 16.3, -10.2 %): the L2 passes over its dirty victims only
- * under a DRAM read load it does not reach (src/memory/hierarchy.ts writeBackAvoidance, fitted to
- * family 1's copies, which need every write-back they make here), so its input is evicted no sooner.
+ * Known gaps: what the copies, the read-backs and the next clean-up write back. The 8-byte copy writes
+ * 11.8 MB back here, 10.7-11.1 on the H200 (11.6-11.7 in l2_copy_sweep_probe.cu's runs of the same
+ * copy), and the read-backs push out -2.4 to +3.5 MB more of the copies' stores; the 16-byte copy's
+ * read-backs hit 5-9 points less (fewer near-partition copies of its lines survive here). The 8-byte
+ * copy leaves ~1.3 MB more of its input resident (read-back DRAM reads 15.0 MB vs 16.3, -8 %): the L2
+ * passes over its dirty victims only under a DRAM read load it does not reach (src/memory/hierarchy.ts
+ * writeBackAvoidance, fitted to family 1's copies, which need every write-back they make here), so its
+ * input is evicted no sooner.
  * DRAM reads are held within 10 % or 2 MB, as in the other probe tests.
  */
 import { join } from 'node:path';
