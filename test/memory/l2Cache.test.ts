@@ -137,6 +137,15 @@ describe('L2Cache', () => {
     expect(l2.classCounts()[2]).toBe(0);
   });
 
+  it('takes the set-aside as a fraction of the reported size when fewer slices hold data (in ways per set)', () => {
+    // half of the reported 8 sets hold data: a quarter of the reported bytes is still 4 ways per set
+    const { l2 } = small(128 * 16 * 4, { nominalBytes: 128 * 16 * 8 });
+    expect(l2.capacityBytes()).toBe(128 * 16 * 4);
+    l2.setPersistingBytes(128 * 16 * 8 * (4 / 16));
+    for (let line = 0; line < 64; line++) l2.read(line, 15, HINT_LAST);
+    expect(l2.classCounts()[2]).toBe(16);
+  });
+
   it('keeps persisting lines against a normal stream larger than the cache', () => {
     const { dram, l2 } = small(128 * 16 * 64);
     l2.setPersistingBytes(128 * 16 * 64 * 0.5);
