@@ -8,7 +8,7 @@
  * threads per SM, as the probe. Profile it with --cache-control none.
  */
 import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
-import { I4, MIB, SMS, readStream } from './lib/readStream.js';
+import { I4, MIB, SMS, gridStride, readStream } from './lib/readStream.js';
 
 const BLOCK = 256;
 const GRID = SMS * 8;
@@ -28,7 +28,7 @@ const seeder = defineKernel({
     throw new Error('launched by programs only');
   },
   body: (k, { seed, n }) => {
-    k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), (i) => {
+    gridStride(k, n, (i) => {
       seed.at(i).store([i.or(1), i.add(1), i.add(2), i.add(3)]);
     });
   },
@@ -45,7 +45,7 @@ function kernel(mode: (typeof SEED_MODES)[number]) {
       throw new Error('launched by programs only');
     },
     body: (k, { in: src, out, n }) => {
-      k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), (i) => {
+      gridStride(k, n, (i) => {
         out.at(i).store(mode === 'store' ? i.or(1) : src.at(mode === 'copy' ? i : i.mul(2)).load());
       });
     },

@@ -15,6 +15,11 @@ export function keep(k: KernelBuilder, acc: Val, sink: PtrVal): void {
   k.if(acc.eq(0x12345678), () => sink.at(k.threadIdx.x).store(acc));
 }
 
+/** a grid-stride loop over [0, n): each thread from its global index, in steps of the whole grid */
+export function gridStride(k: KernelBuilder, n: Val, body: (i: Val) => void): void {
+  k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), body);
+}
+
 /** `reverse`: element n-1-i in step i (a read-back that meets the most recently written lines first) */
 export function readStream(name: string, reverse = false) {
   return defineKernel({
@@ -27,7 +32,7 @@ export function readStream(name: string, reverse = false) {
     },
     body: (k, { b, n, sink }) => {
       const acc = k.let(u32, 0);
-      k.for(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), n, k.gridDim.x.mul(k.blockDim.x), (i) => {
+      gridStride(k, n, (i) => {
         const v = b.at(reverse ? n.sub(1).sub(i) : i).load();
         if (!('parts' in v)) throw new Error('int4 expected');
         acc.set(acc.xor(v.y));

@@ -21,9 +21,14 @@ export class Dram {
     if (!this.muted) this.writeSectors += sectors;
   }
 
-  /** while muted, traffic is not counted (ncu --cache-control all flushes between launches uncounted) */
-  mute(on: boolean): void {
-    this.muted = on;
+  /** runs `act` with its traffic not counted (ncu's flush before a launch, the L2's clean-down after one) */
+  uncounted(act: () => void): void {
+    this.muted = true;
+    try {
+      act();
+    } finally {
+      this.muted = false;
+    }
   }
 
   reset(): void {

@@ -190,9 +190,7 @@ export class MemoryHierarchy {
     if (l1Bytes !== this.l1.capacityBytes()) this.l1.setCapacity(l1Bytes);
     else this.l1.invalidateAll();
     if (opts.cacheControl === 'all') {
-      this.dram.mute(true);
-      this.l2.flush();
-      this.dram.mute(false);
+      this.dram.uncounted(() => this.l2.flush());
       this.l2.seedDirty(PROFILER_RESIDUE_ADDRESS / this.lineSize, Math.round(this.arch.ncuReplayDirtyBytes / this.lineSize));
     }
     this.dram.reset();
@@ -378,9 +376,7 @@ export class MemoryHierarchy {
       m[`lts__t_sectors_${names[h]}_lookup_miss.sum`] = miss;
     }
     // once the kernel is done the L2 writes its dirty lines beyond the idle cap back, counted by no launch
-    d.mute(true);
-    l2.settleDirty();
-    d.mute(false);
+    d.uncounted(() => l2.settleDirty());
     return m;
   }
 }

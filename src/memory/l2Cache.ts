@@ -274,7 +274,7 @@ export class L2Cache {
     for (let i = 0; i < c.length; i++) if (c[i] === CLS_LAST) c[i] = CLS_NORMAL;
   }
 
-  /** write every dirty sector back (counted by the DRAM unless muted) and invalidate everything */
+  /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
   flush(): void {
     this.fillAllPartials();
     let wb = 0;
