@@ -227,6 +227,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
   const memsys = env.memsys;
   const access: GlobalAccess = {
     sm: 0,
+    group: 0,
     op: isLoad ? 'ld' : 'st',
     sectors: coalescer.sectors,
     count: 0,
@@ -273,6 +274,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     c.bytes[index] = (c.bytes[index] as number) + lanes * size;
     if (memsys) {
       access.sm = w.sm;
+      access.group = w.storeGroup();
       access.count = n;
       const out = memsys.access(access);
       c.l1Hits[index] = (c.l1Hits[index] as number) + out.l1HitSectors;
@@ -378,6 +380,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
   const isShared = i.space === 'shared';
   const access: GlobalAccess = {
     sm: 0,
+    group: 0,
     op: i.dst === null ? 'red' : 'atom',
     sectors: coalescer.sectors,
     count: 0,

@@ -276,10 +276,14 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     let n = 0;
     // USES_LOAD once the warp issued a global load this turn: the turn ends at the first use of one
     let stopAt = 0;
+    let waitsForLoad = 0;
     while (w.state === WarpState.Running && n < budget) {
       const pc = w.pc;
       const f = flags[pc] as number;
-      if ((f & stopAt) !== 0) break;
+      if ((f & stopAt) !== 0) {
+        waitsForLoad = 1;
+        break;
+      }
       if ((f & GLOBAL_LOAD) !== 0) stopAt = USES_LOAD;
       w.pc = pc + 1;
       if ((f & COUNTED) !== 0) {
@@ -292,6 +296,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
       (fns[pc] as (w: Warp) => void)(w);
     }
     w.steps += n;
+    w.afterLoad = waitsForLoad;
     totalInstr += n;
     if (w.steps > opts.maxWarpInstructions) {
       const loc = prog.meta[w.pc] ?? prog.meta[0];

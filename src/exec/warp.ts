@@ -66,6 +66,8 @@ export class Warp {
   /** linear block index and SM of the block */
   blockLinear = 0;
   sm = 0;
+  /** 1 while the warp's turn began after a wait for a global load (set by the scheduler) */
+  afterLoad = 0;
   /** barrier the warp waits at: id, expected thread count (0 = whole block), arrival mask */
   barId = 0;
   barCount = 0;
@@ -149,6 +151,15 @@ export class Warp {
     this.lsp = 0;
     this.psp = 0;
     this.steps = 0;
+    this.afterLoad = 0;
+  }
+
+  /**
+   * the store requests the SM may combine with this warp's (GlobalAccess.group): its block's, while
+   * the warps of the block issue together; only its own once it has waited for a load
+   */
+  storeGroup(): number {
+    return this.afterLoad !== 0 ? -1 - (this.blockLinear * 32 + this.warpInBlock) : this.blockLinear;
   }
 
   setActive(m: number): void {

@@ -10,6 +10,7 @@ import {
 import { Dram } from './dram.js';
 import { L1Cache } from './l1Cache.js';
 import { L2Cache } from './l2Cache.js';
+import { StoreCombiner } from './storeCombiner.js';
 
 export type { AccessPolicyWindow, AccessProperty } from './accessProperty.js';
 
@@ -20,6 +21,11 @@ export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
 export interface GlobalAccess {
   /** SM the warp runs on (its own L1) */
   sm: number;
+  /**
+   * stores: the requests issued close enough in time for the SM to combine their partial sectors
+   * (StoreCombiner): the warps of one block, or only the warp itself once it has waited for a load
+   */
+  group: number;
   op: MemOp;
   /** distinct 32-byte sector indices (byte address / 32), ascending; only [0, count) valid */
   sectors: Float64Array;
@@ -108,6 +114,7 @@ export class MemoryHierarchy {
   readonly dram = new Dram();
   readonly l1: L1Cache;
   readonly l2: L2Cache;
+  private readonly combiner: StoreCombiner;
   private readonly sectorsPerLine: number;
   private readonly lineSize: number;
   private limit: number;
@@ -155,6 +162,9 @@ export class MemoryHierarchy {
       },
       this.dram,
     );
+    this.combiner = new StoreCombiner(arch.smCount, (line, mask, bytes, hint, sm) => {
+      this.l2.write(line, mask, 0, hint, bytes, sm);
+    });
     this.limit = 0;
     this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);
   }
@@ -186,6 +196,8 @@ export class MemoryHierarchy {
    * and left holding the dirty lines ncu's multi-pass replay leaves on the H200 (arch ncuReplayDirtyBytes).
    */
   beginLaunch(opts: LaunchOptions): void {
+    // what a launch that ended in a fault left held
+    this.combiner.flushAll();
     const l1Bytes = opts.l1Bytes ?? defaultL1Bytes(this.arch);
     if (l1Bytes !== this.l1.capacityBytes()) this.l1.setCapacity(l1Bytes);
     else this.l1.invalidateAll();
@@ -232,6 +244,13 @@ export class MemoryHierarchy {
     const evictFirst = a.cacheOp === 'cs' || a.cacheOp === 'lu';
     const masks = a.writeMasks;
     const lb = this.lineBytes;
+    const comb = this.combiner;
+    // held partial sectors of the SM's previous store request (StoreCombiner); this request's own from `own` on
+    let own = 0;
+    if (isStore) {
+      comb.begin(sm, a.group);
+      own = comb.heldAt(sm);
+    }
     let i = 0;
     while (i < n) {
       // gather the sectors of one 128-B line
@@ -258,6 +277,7 @@ export class MemoryHierarchy {
         const miss = mask & ~hit;
         if (miss !== 0) {
           reachedL2 = true;
+          if (comb.heldAt(sm) !== 0 && comb.holds(sm, line)) comb.flush(sm);
           const rs0 = l2.readHit;
           dramSectors += l2.read(line, miss, this.hintFor(a.property, line), sm);
           l2Hit += l2.readHit - rs0;
@@ -268,18 +288,24 @@ export class MemoryHierarchy {
         if (present) this.l1StHit += cnt;
         else this.l1StMiss += cnt;
         reachedL2 = true;
-        const f = l2.write(line, mask, full, this.hintFor(a.property, line), lb, sm);
+        const hint = this.hintFor(a.property, line);
+        const whole = own !== 0 ? comb.merge(sm, own, line, mask, full, lb) : full;
+        // partial sectors wait for the SM's next store request; whole ones go on now
+        if (whole !== mask) comb.hold(sm, line, mask & ~whole, lb, hint);
+        const f = whole !== 0 ? l2.write(line, whole, whole, hint, lb, sm) : 0;
         dramSectors += f;
         l2Hit += cnt - f;
       } else {
         // atom / red: performed at L2; the L1 copy is dropped
         l1.invalidateLine(sm, line);
         reachedL2 = true;
+        if (comb.heldAt(sm) !== 0 && comb.holds(sm, line)) comb.flush(sm);
         const f = l2.atomic(line, mask, this.hintFor(a.property, line));
         dramSectors += f;
         l2Hit += cnt - f;
       }
     }
+    if (isStore) comb.end(sm, own);
     out.level = dramSectors > 0 ? 2 : reachedL2 ? 1 : 0;
     out.l1HitSectors = l1Hit;
     out.l2HitSectors = l2Hit;
@@ -290,11 +316,13 @@ export class MemoryHierarchy {
 
   /** cuda::apply_access_property / prefetch.global.L2::evict_last|evict_normal on one 128-B line */
   prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void {
+    this.combiner.flushAll();
     this.l2.prefetch(Math.floor(lineAddress / this.lineSize), prop === 'persisting' ? 2 : 3);
   }
 
   /** a scheduler round ended: the DRAM bytes it read set how readily the L2 writes dirty victims back */
   endRound(): void {
+    this.combiner.flushAll();
     const { maxSkip, halfReadBytes, steepness } = this.avoidance;
     const x = ((this.dram.filled - this.filledAtRound) * this.arch.sectorSize) / halfReadBytes;
     this.filledAtRound = this.dram.filled;
@@ -304,11 +332,13 @@ export class MemoryHierarchy {
 
   /** cuda::discard_memory: drop a whole 128-B line without write-back (discard.global.L2) */
   discardL2(lineAddress: number): void {
+    this.combiner.flushAll();
     this.l2.discard(Math.floor(lineAddress / this.lineSize));
   }
 
   /** counters of this launch, keyed by ncu metric id */
   endLaunch(): Record<string, number> {
+    this.combiner.flushAll();
     const l2 = this.l2;
     // partial sectors still waiting for their fill stay so: the fill happens in whichever later
     // launch (or flush) evicts or reads the line, not in this one (the H200's g_st_*_stride2 read

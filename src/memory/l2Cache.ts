@@ -51,8 +51,8 @@ export interface L2Options {
   /**
    * Lines per set that may hold partially written sectors awaiting their DRAM fill (byte-masked
    * data). A partial write to an absent sector does not fill it: the line keeps the written bytes
-   * and a later write that completes the sector cancels the fill (g_st_u32_misaligned: the
-   * neighbouring warp completes the boundary sectors, 0 DRAM reads). A further line needing that
+   * and a later write that completes the sector cancels the fill (g_st_u32_misaligned: a warp of the
+   * next block completes the boundary sectors the SM did not combine (storeCombiner.ts), 0 DRAM reads). A further line needing that
    * state makes the set's oldest such line fill its partial sectors (read-merge); eviction, a read
    * and a flush do too. Lines still waiting at the end of a kernel are filled later, outside it.
    * [INFER] from g_st_u32_stride2 / u64_stride2 / u128_stride2 / u32_stride32: 206k / 186k / 219k /

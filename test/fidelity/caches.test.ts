@@ -21,6 +21,7 @@ const L1 = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
 const L2 = 'lts__t_sector_hit_rate.pct';
 const RD = 'dram__bytes_read.sum';
 const WR = 'dram__bytes_write.sum';
+const L2_WR = 'lts__t_sectors_srcunit_tex_op_write.sum';
 
 let rows: ValidationRow[] = [];
 beforeAll(async () => {
@@ -52,6 +53,11 @@ describe('global family caches vs the H200 (cold caches)', () => {
 
   it('DRAM bytes read within 10 %', () => {
     expect(off(RD, (r) => 0.1 * r.ncu! + 0.1e6, abs)).toEqual([]);
+  });
+
+  it("L2 write sectors within 2 % (a block's neighbouring warps write their shared partial sectors once: store_merge.test.ts)", () => {
+    expect(rows.filter((r) => r.metric === L2_WR).length).toBe(26 + 10);
+    expect(off(L2_WR, (r) => 0.02 * r.ncu!, abs)).toEqual([]);
   });
 
   it('DRAM bytes written within 10 % or 2 MB', () => {

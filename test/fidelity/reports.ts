@@ -27,6 +27,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
   { name: 'l2_seed', args: ['kernels/l2_seed.ts', '--cache-control', 'none'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
+  { name: 'l2_store_merge', args: ['kernels/l2_store_merge.ts'] },
   { name: 'transpose', args: ['kernels/transpose.ts'] },
   { name: 'shared_loads', args: ['kernels/shared_loads.ts'] },
   { name: 'occupancy', args: ['kernels/occupancy.ts', '-k', 'regex:^occ_(smem|grid)_'] },

@@ -19,8 +19,9 @@ export class Req {
   readonly sectors = new Float64Array(64);
   readonly masks = new Uint32Array(64);
   readonly a: GlobalAccess;
+  private issued = 0;
   constructor() {
-    this.a = { sm: 0, op: 'ld', sectors: this.sectors, count: 0, writeMasks: this.masks, cacheOp: 'ca', property: GLOBAL };
+    this.a = { sm: 0, group: 0, op: 'ld', sectors: this.sectors, count: 0, writeMasks: this.masks, cacheOp: 'ca', property: GLOBAL };
   }
   /** the sectors touched by 32 lanes accessing `bytes` at addr(lane); ascending, distinct, with byte masks */
   fill(addrOf: (lane: number) => number, bytes: number): this {
@@ -60,8 +61,11 @@ export class Req {
     this.a.count = 4 * n;
     return this;
   }
-  go(m: MemoryHierarchy, sm: number, op: MemOp, property: AccessProperty = GLOBAL, cacheOp: CacheOp = op === 'ld' ? 'ca' : 'wb') {
+  /** issue the request from `sm`; `group` as GlobalAccess.group (default: a group of its own) */
+  go(m: MemoryHierarchy, sm: number, op: MemOp, property: AccessProperty = GLOBAL, cacheOp: CacheOp = op === 'ld' ? 'ca' : 'wb', group = -1 - this.issued) {
+    this.issued++;
     this.a.sm = sm;
+    this.a.group = group;
     this.a.op = op;
     this.a.property = property;
     this.a.cacheOp = cacheOp;
@@ -116,7 +120,8 @@ export function runGst(m: MemoryHierarchy, elemBytes: number, p: Pattern, smCoun
   for (let w = 0; w < warps; w++) {
     const sm = Math.floor(w / 8) % smCount;
     const t0 = w * 32;
-    r.fill((l) => BIG + patIdx(p, t0 + l) * elemBytes, elemBytes).go(m, sm, 'st');
+    // stores only: the warps of a block issue together (GlobalAccess.group)
+    r.fill((l) => BIG + patIdx(p, t0 + l) * elemBytes, elemBytes).go(m, sm, 'st', GLOBAL, 'wb', Math.floor(w / 8));
     if ((w + 1) % (smCount * RESIDENT_WARPS) === 0) m.endRound();
   }
 }

@@ -12,7 +12,7 @@ function syntheticStream(requests: number): { metrics: Record<string, number>; d
   const m = new MemoryHierarchy(H200);
   m.beginLaunch({ cacheControl: 'none' });
   const sec = new Float64Array(4);
-  const a = { sm: 0, op: 'ld' as 'ld' | 'st', sectors: sec, count: 4, cacheOp: 'ca' as const, property: { kind: 'global' as const } };
+  const a = { sm: 0, group: 0, op: 'ld' as 'ld' | 'st', sectors: sec, count: 4, cacheOp: 'ca' as const, property: { kind: 'global' as const } };
   let loads = 0;
   let stores = 0;
   for (let i = 0; i < requests; i++) {
