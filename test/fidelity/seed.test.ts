@@ -9,7 +9,10 @@
  * 0.45 on the H200 (the probe's `fused` mode, seed and kernel in one launch from ncu's empty L2: 0.14 /
  * 0.46): the model's sets are loaded less evenly than the H200's at that fill, and ncu's replay residue,
  * 2.3 MB of which family 1's u32 copies write ~0.5 back on the H200 (0.5 here too), is then not placed
- * as a contiguous buffer is on the H200.
+ * as a contiguous buffer is on the H200. Tried: a set index scrambled within each block of sets (not
+ * rotated) pushes out 0.17 / 0.42 MB here, as the H200, but then family 1's u32 copies push out only
+ * 0.03-0.17 MB of the replay residue wherever it lies; with the rotated index, 0.03-0.56 MB depending on
+ * where it lies. Where ncu's replay leaves it is not known (arch ncuReplayDirtyBytes).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
