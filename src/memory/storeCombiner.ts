@@ -97,7 +97,7 @@ export class StoreCombiner {
       this.hint[w] = this.hint[k]!;
     }
     this.count[sm] = w - base;
-    if (w === base && n > 0) this.held--;
+    if (w === base) this.held--;
   }
 
   /** entries held by SM `sm` (the index where a request's own entries begin) */
