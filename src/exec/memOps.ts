@@ -274,7 +274,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     c.bytes[index] = (c.bytes[index] as number) + lanes * size;
     if (memsys) {
       access.sm = w.sm;
-      access.group = w.storeGroup();
+      if (!isLoad) access.group = w.storeGroup();
       access.count = n;
       const out = memsys.access(access);
       c.l1Hits[index] = (c.l1Hits[index] as number) + out.l1HitSectors;

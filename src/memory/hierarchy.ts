@@ -277,7 +277,7 @@ export class MemoryHierarchy {
         const miss = mask & ~hit;
         if (miss !== 0) {
           reachedL2 = true;
-          if (comb.heldAt(sm) !== 0 && comb.holds(sm, line)) comb.flush(sm);
+          comb.beforeRead(sm, line);
           const rs0 = l2.readHit;
           dramSectors += l2.read(line, miss, this.hintFor(a.property, line), sm);
           l2Hit += l2.readHit - rs0;
@@ -299,7 +299,7 @@ export class MemoryHierarchy {
         // atom / red: performed at L2; the L1 copy is dropped
         l1.invalidateLine(sm, line);
         reachedL2 = true;
-        if (comb.heldAt(sm) !== 0 && comb.holds(sm, line)) comb.flush(sm);
+        comb.beforeRead(sm, line);
         const f = l2.atomic(line, mask, this.hintFor(a.property, line));
         dramSectors += f;
         l2Hit += cnt - f;

@@ -105,11 +105,14 @@ export class StoreCombiner {
     return this.count[sm]!;
   }
 
-  /** does SM `sm` hold a sector of `line`? */
-  holds(sm: number, line: number): boolean {
+  /** a load or atomic of SM `sm` reaches the L2 for `line`: what the SM holds of it goes first */
+  beforeRead(sm: number, line: number): void {
     const n = this.count[sm]!;
-    for (let k = sm * SLOTS, e = k + n; k < e; k++) if (this.bit[k] !== 0 && this.line[k] === line) return true;
-    return false;
+    for (let k = sm * SLOTS, e = k + n; k < e; k++)
+      if (this.bit[k] !== 0 && this.line[k] === line) {
+        this.flush(sm);
+        return;
+      }
   }
 
   /** SM `sm` sends everything it holds */
