@@ -48,6 +48,17 @@ export interface Arch {
   l2Slices: number;
   /** slices that hold data: the cache itself holds l2Size * l2SlicesActive / l2Slices bytes */
   l2SlicesActive: number;
+  /**
+   * How the L2's two partitions split the address space: a line's home partition is the parity of
+   * the byte address's `xorBits` (all below `regionBytes`, one of them log2 `unitBytes`, so each aligned
+   * pair of units has one unit in each partition) XOR a hashed bit per `regionBytes` region (the
+   * physical page bits above it do not follow the virtual address)
+   */
+  l2PartitionHash: { unitBytes: number; xorBits: number[]; regionBytes: number };
+  /** the L2 partition near each SM (index: SM id) */
+  smL2Partition: number[];
+  /** SM ids in the order the block scheduler gives a grid's first blocks to them */
+  smDispatchOrder: number[];
   l2LineSize: number;
   sectorSize: number;
   /** cudaDeviceProp::persistingL2CacheMaxSize */

@@ -28,6 +28,8 @@ const USES_LOAD = 4;
 
 export interface RunOptions {
   smCount: number;
+  /** SM ids in the order a grid's first blocks are given to them (arch smDispatchOrder; default 0, 1, ...) */
+  smOrder?: readonly number[];
   /** blocks resident per SM at once (from the occupancy calculator) */
   blocksPerSm: number;
   /** instructions a warp runs before the next warp gets its turn */
@@ -151,7 +153,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const sharedPage = (): Page => new Page(new ArrayBuffer(Math.max(16, Math.ceil(env.sharedBytes / 8) * 8)));
   const noShared = env.sharedBytes > 0 ? null : sharedPage();
   for (let s = 0; s < slotsCount; s++) {
-    const b = new BlockSlot(s, s % opts.smCount, warpsPerBlock, regs, control, noShared ?? sharedPage());
+    const b = new BlockSlot(s, opts.smOrder?.[s % opts.smCount] ?? s % opts.smCount, warpsPerBlock, regs, control, noShared ?? sharedPage());
     slots.push(b);
   }
 

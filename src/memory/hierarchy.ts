@@ -89,7 +89,7 @@ export interface HierarchyOptions {
    */
   writeBackAvoidance?: WriteBackAvoidance;
   /** see L2Options.partitions (default 2: GH100's two L2 halves, hardware-rules §1.6) */
-  l2Partitions?: number;
+  l2Partitions?: 1 | 2;
 }
 
 export interface WriteBackAvoidance {
@@ -159,6 +159,8 @@ export class MemoryHierarchy {
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,
+        partitionHash: arch.l2PartitionHash,
+        partitionOfSm: (sm) => arch.smL2Partition[sm] ?? sm % 2,
       },
       this.dram,
     );

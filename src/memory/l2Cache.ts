@@ -74,7 +74,12 @@ export interface L2Options {
    * A near miss of a far line is served by its home partition over the L2 fabric (no DRAM traffic if
    * the home has it) and counted by ncu as a tex lookup miss. 1 = one flat L2.
    */
-  partitions?: number;
+  partitions?: 1 | 2;
+  /**
+   * which partition each line is homed in (arch l2PartitionHash); default: consecutive lines alternate
+   * (unit one line, address bit log2(lineSize))
+   */
+  partitionHash?: { unitBytes: number; xorBits: readonly number[]; regionBytes: number };
   /**
    * Write-back avoidance: when a set's replacement victim (its LRU normal line) is dirty, with this
    * probability the set's oldest clean normal line is evicted instead, if it has one. The H200 does
@@ -83,7 +88,7 @@ export interface L2Options {
    * 0 = plain LRU.
    */
   dirtyVictimSkip?: number;
-  /** SM -> partition (default sm % partitions) */
+  /** SM -> partition (default sm % partitions; arch smL2Partition) */
   partitionOfSm?: (sm: number) => number;
 }
 
@@ -153,6 +158,10 @@ export class L2Cache {
   persistingLineHits = 0;
   persistingPrefetches = 0;
   readonly partitions: number;
+  /** partition hash (L2Options.partitionHash) in lines: unit, mask of the line-index bits, region */
+  private readonly unitLines: number;
+  private readonly xorMask: number;
+  private readonly regionLines: number;
   /** sets per partition */
   private readonly partSets: number;
   private readonly smPart: Uint8Array;
@@ -226,8 +235,16 @@ export class L2Cache {
     this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
-    this.partitions = Math.max(1, Math.floor(opts.partitions ?? 1));
+    this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
+    const lineBit = Math.log2(this.lineSize);
+    const hash = opts.partitionHash ?? { unitBytes: this.lineSize, xorBits: [lineBit], regionBytes: 4194304 };
+    this.unitLines = hash.unitBytes / this.lineSize;
+    this.regionLines = hash.regionBytes / this.lineSize;
+    const unitBit = Math.log2(hash.unitBytes);
+    if (!Number.isInteger(unitBit) || unitBit < lineBit || !hash.xorBits.includes(unitBit) || hash.xorBits.some((b) => b < lineBit || 2 ** b >= hash.regionBytes))
+      throw new Error(`L2 partition hash: the unit must be a power-of-two number of lines whose bit is an XOR bit, and every XOR bit below the region (${JSON.stringify(hash)})`);
+    this.xorMask = hash.xorBits.reduce((m, b) => m | (1 << (b - lineBit)), 0);
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
@@ -334,18 +351,19 @@ export class L2Cache {
   }
 
   /**
-   * home partition of a line: consecutive lines alternate between the partitions (each group of
-   * `partitions` lines has one line in each, in a hashed order), so a contiguous buffer splits evenly
-   * and fills the sets of each partition evenly (XOR-style interleaving; the real hash is undocumented)
+   * home partition of a line: the parity of its address's XOR bits and of a hashed bit of its region
+   * (L2Options.partitionHash); each aligned pair of units has one unit in each partition, so a
+   * contiguous buffer splits evenly
    */
   homeOf(line: number): number {
-    const P = this.partitions;
-    if (P === 1) return 0;
-    const m = Math.floor(line / P);
-    const lo = m % 4294967296;
-    let h = Math.imul(lo ^ (lo >>> 16) ^ Math.floor(m / 4294967296), 0x45d9f3b);
-    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
-    return ((line - m * P) + (((h ^ (h >>> 16)) >>> 0) % P)) % P;
+    if (this.partitions === 1) return 0;
+    const region = Math.floor(line / this.regionLines);
+    let x = ((line - region * this.regionLines) & this.xorMask) ^ (hash32(region) & 1);
+    x ^= x >>> 16;
+    x ^= x >>> 8;
+    x ^= x >>> 4;
+    x ^= x >>> 2;
+    return (x ^ (x >>> 1)) & 1;
   }
 
   /** partition the SM's requests look up first */
@@ -355,11 +373,13 @@ export class L2Cache {
 
   /** the line's set in partition `part` */
   setIn(part: number, line: number): number {
-    // hashed set index over the line's group (one line per partition): contiguous groups spread over
-    // all sets exactly once per `partSets` groups, and the offset of each such block is scrambled so
-    // that large power-of-two strides do not alias
+    // hashed set index over the line's place among its partition's lines (a pair of units has one
+    // unit in each): contiguous lines of a partition spread over all its sets exactly once per
+    // `partSets`, and the offset of each such block is scrambled so that large power-of-two strides
+    // do not alias
     const sets = this.partSets;
-    const g = this.partitions === 1 ? line : Math.floor(line / this.partitions);
+    const u = this.unitLines;
+    const g = this.partitions === 1 ? line : Math.floor(line / (2 * u)) * u + (line % u);
     const blk = Math.floor(g / sets);
     let h = Math.imul(blk ^ (blk >>> 15), 0x2c1b3c6d);
     h = (h ^ (h >>> 12)) >>> 0;

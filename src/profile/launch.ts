@@ -158,6 +158,7 @@ export function runLaunch(
   Object.assign(env.observer as object, timing.observer);
   const stats = runGrid(prog, env, {
     smCount: opts.arch.smCount,
+    smOrder: opts.arch.smDispatchOrder,
     blocksPerSm,
     quantum: opts.quantum,
     maxWarpInstructions: opts.maxWarpInstructions,

@@ -40,6 +40,23 @@ export const h200: Arch = {
   l2Size: 62_914_560,
   l2Slices: 96,
   l2SlicesActive: 94,
+  l2PartitionHash: { unitBytes: 4096, xorBits: [12, 13, 15, 17, 19, 21], regionBytes: 4 * 1024 * KiB },
+  // prettier-ignore
+  smL2Partition: [
+    0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0,
+    0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+    1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+  ],
+  // prettier-ignore
+  smDispatchOrder: [
+    128, 129, 130, 131, 124, 125, 126, 127, 4, 5, 20, 21, 36, 37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109,
+    6, 7, 22, 23, 38, 39, 54, 55, 68, 69, 82, 83, 96, 97, 110, 111, 8, 9, 24, 25, 40, 41, 56, 57, 70, 71,
+    84, 85, 98, 99, 112, 113, 10, 11, 26, 27, 42, 43, 58, 59, 72, 73, 86, 87, 100, 101, 114, 115, 12, 13,
+    28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116, 117, 120, 121, 14, 15, 30, 31, 46, 47, 62, 63,
+    76, 77, 90, 91, 104, 105, 118, 119, 122, 123, 0, 1, 16, 17, 32, 33, 48, 49, 2, 3, 18, 19, 34, 35, 50,
+    51, 64, 65, 78, 79, 92, 93, 106, 107,
+  ],
   l2LineSize: 128,
   sectorSize: 32,
   persistingL2CacheMaxSize: 39_321_600,
@@ -90,6 +107,15 @@ export const h200Sources: ArchSources = {
   l2Slices: '[OBS] test/fidelity/probes/l2_copy_sweep_probe_*_h200.csv: device__attribute_l2s_count = 96 (12 FBPs x 8), i.e. 640 KiB per slice',
   l2SlicesActive:
     "[MEAS] test/fidelity/probes/l2_copy_sweep_probe_*_h200.csv: ncu's per-unit lts__t_sectors_srcunit_tex_op_write has 94 instances (.sum / .avg = 94.0 in every row), and of the 48 DRAM units the least loaded gets 0.511 x the average, the most 1.022-1.023 x: 48/94 and 96/94, as if each DRAM unit is fed by 2 slices and two units have lost one. The copies and stores there fit a 58.75 MiB L2 better than 60 (sum of |errors| in DRAM bytes written over the 20 kernels from a flushed L2 9.8 -> 7.3 MB, the dirty room kept in bytes)",
+  'l2PartitionHash.unitBytes':
+    '[MEAS] test/fidelity/probes/l2_partition_probe.cu (l2_partition_probe_h200.csv.gz, `near`): 4096 lines written from the host, loaded once each from every SM in turn, are served in 240-320 cycles (the SM\'s near partition) or 400-500 (over the L2 fabric); the near lines of the 132 SMs fall into two complementary sets (66 SMs each), and every aligned 4-KiB chunk has all its lines in one partition',
+  'l2PartitionHash.xorBits':
+    '[MEAS] l2_partition_probe.cu `home` (16,576 chunks of a 4-GiB buffer, timed from SM 0 and SM 2): flipping address bit 12, 13, 15, 17, 19 or 21 moves a chunk to the other partition in every pair, bits 14, 16, 18, 20 never do',
+  'l2PartitionHash.regionBytes':
+    '[MEAS] l2_partition_probe.cu `home`: above bit 21 the virtual address bits do not act linearly (bits 22 and 23 flip half the pairs; bits 24-31 act as fixed XOR bits or none): physical page bits; taken as one hashed bit per 4 MiB',
+  smL2Partition: '[MEAS] l2_partition_probe.cu `near`: the two sets of SMs that see the same lines near (SMs 0, 1, 8-13, 16, 17, ... partition 0; 2-7, 14, 15, ... partition 1)',
+  smDispatchOrder:
+    "[MEAS] l2_partition_probe.cu `order` / `gorder`: %smid of each block of micro.cu's 16384-block stride-2 grid and of a 1056-block grid-stride copy, in block order: the grids' first blocks go to SMs 128-131, 124-127, then TPC pairs across the GPCs (4, 5, 20, 21, 36, 37, ...), the same cycle in 4 of 6 launches (the others start it elsewhere); later blocks go where blocks end (runs of 4.7 blocks on one partition on average)",
   l2LineSize: '[NV] L2 lines of 4 x 32-B sectors; hardware-rules.md §1.6',
   sectorSize: '[NV] 32-B sectors (lts__t_sectors); hardware-rules.md §1.6',
   persistingL2CacheMaxSize: `[OBS] ${GT}/device_props.json cudaDevAttrMaxPersistingL2CacheSize (37.5 MiB)`,
