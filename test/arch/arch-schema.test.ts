@@ -55,6 +55,10 @@ describe('arch data', () => {
         expect(a.sharedMemPerSmMax).toBeLessThanOrEqual(a.l1SharedSizePerSm);
         expect(a.persistingL2CacheDefaultLimit).toBeLessThanOrEqual(a.persistingL2CacheMaxSize);
         expect(a.registerAllocationUnit % a.warpSize).toBe(0);
+        // the L2 partition map has one entry per SM, and the dispatch order names every SM once
+        const sms = Array.from({ length: a.smCount }, (_, i) => i);
+        expect(a.smL2Partition).toHaveLength(a.smCount);
+        expect([...a.smDispatchOrder].sort((x, y) => x - y)).toEqual(sms);
       });
     });
 
