@@ -12,24 +12,27 @@ import { U128, type Variant, probe } from './l2_dirty_retention.js';
 const CLEAN_MIB = 128;
 const BLOCK = 256;
 
-const storeKernel = defineKernel({
-  name: 'l2cs_st_u64',
-  description: 'out[i] = i | 1 (8-byte stores only)',
-  params: { out: ptr('global', u64) },
-  launch: { grid: 1, block: BLOCK },
-  registers: 16,
-  setup: () => {
-    throw new Error('launched by programs only');
-  },
-  body: (k, { out }) => {
-    const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-    out.at(i).store(i.or(1).cast(u64));
-  },
-});
+/** out[i] = i | 1 as `elem` (stores only), on the grid each launch gives */
+export function indexStores(name: string, elem: typeof u32 | typeof u64) {
+  return defineKernel({
+    name,
+    description: `out[i] = i | 1 (${elem === u64 ? 8 : 4}-byte stores only)`,
+    params: { out: ptr('global', elem) },
+    launch: { grid: 1, block: BLOCK },
+    registers: 16,
+    setup: () => {
+      throw new Error('launched by programs only');
+    },
+    body: (k, { out }) => {
+      const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      out.at(i).store(i.or(1).cast(elem));
+    },
+  });
+}
 
 /** the copies are micro.cu's g_ld_<T>_coalesced (l2_dirty_retention.ts), on the grid of each size */
 const copy = (name: string, elem: Variant['elem']) => probe({ name, elem, stride: 1 });
-const KERNELS = { u64: copy('l2cs_u64', u64), u128: copy('l2cs_u128', U128), u32: copy('l2cs_u32', u32), st: storeKernel };
+const KERNELS = { u64: copy('l2cs_u64', u64), u128: copy('l2cs_u128', U128), u32: copy('l2cs_u32', u32), st: indexStores('l2cs_st_u64', u64) };
 const ELEM_BYTES = { u64: 8, u128: 16, u32: 4, st: 8 };
 
 /** the probe's configurations, in its order: kernel and MiB stored */

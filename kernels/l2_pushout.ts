@@ -11,6 +11,7 @@
 import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
 import { I4, MIB, keep } from './lib/readStream.js';
 import { probe } from './l2_dirty_retention.js';
+import { indexStores } from './l2_copy_sweep.js';
 
 const BLOCK = 256;
 const BUF_MIB = 64;
@@ -41,20 +42,7 @@ const read = defineKernel({
 
 const copy = probe({ name: 'l2po_cp', elem: u32, stride: 1 });
 
-const store = defineKernel({
-  name: 'l2po_st',
-  description: 'out[i] = i | 1',
-  params: { out: ptr('global', u32) },
-  launch: { grid: 1, block: BLOCK },
-  registers: 16,
-  setup: () => {
-    throw new Error('launched by programs only');
-  },
-  body: (k, { out }) => {
-    const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-    out.at(i).store(i.or(1));
-  },
-});
+const store = indexStores('l2po_st', u32);
 
 const seeder = defineKernel({
   name: 'l2po_seed',
