@@ -3,12 +3,13 @@
  * an old dirty buffer read-only kernels, copies and stores of micro.cu's family-1 shape (256 threads
  * per block, one u32 per thread) push out of the L2, by size.
  * - `l2po_seq` (ncu's default cache control): each kernel starts from a flushed L2 holding ncu's
- *   replay residue (arch ncuReplayDirtyBytes): 4 MiB reads of two buffers' heads and tails, reads of
- *   8-64 MiB, copies of 8-24 MiB (in and out of that size each), stores of 16-40 MiB.
+ *   replay residue (arch ncuReplayDirtyBytes): 4 MiB reads of two buffers' heads and tails (the first
+ *   a throw-away in the probe, right after its memsets), reads of 8-64 MiB, copies of 8-24 MiB (in and
+ *   out of that size each), stores of 16-40 MiB.
  * - `l2po_seed` (profile with --cache-control none): before each read, 128 MiB of reads (a clean L2) and
  *   2.25 MiB of 16-byte stores to a third buffer (an old dirty buffer the application wrote).
  */
-import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
 import { I4, MIB, keep } from './lib/readStream.js';
 import { probe } from './l2_dirty_retention.js';
 import { indexStores } from './l2_copy_sweep.js';
@@ -59,7 +60,7 @@ const seeder = defineKernel({
   },
 });
 
-function buffers(ctx: Parameters<Parameters<typeof defineProgram>[0]['run']>[0]) {
+function buffers(ctx: ProgramContext) {
   const h = ctx.host;
   const sink = h.alloc(u32, 1024, 'sink');
   const c = h.alloc(u8, 8 * MIB, 'c');
