@@ -45,20 +45,25 @@ const copy = probe({ name: 'l2po_cp', elem: u32, stride: 1 });
 
 const store = indexStores('l2po_st', u32);
 
-const seeder = defineKernel({
-  name: 'l2po_seed',
-  description: 's[i] = (i | 1, 1, 2, 3) for i < n',
-  params: { s: ptr('global', I4), n: u32 },
-  launch: { grid: 1, block: BLOCK },
-  registers: 16,
-  setup: () => {
-    throw new Error('launched by programs only');
-  },
-  body: (k, { s, n }) => {
-    const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-    k.if(i.lt(n), () => s.at(i).store([i.or(1), 1, 2, 3]));
-  },
-});
+/** s[i] = (i | 1, 1, 2, 3), one int4 per thread: an old dirty buffer the application wrote */
+export function dirtySeeder(name: string) {
+  return defineKernel({
+    name,
+    description: 's[i] = (i | 1, 1, 2, 3) for i < n',
+    params: { s: ptr('global', I4), n: u32 },
+    launch: { grid: 1, block: BLOCK },
+    registers: 16,
+    setup: () => {
+      throw new Error('launched by programs only');
+    },
+    body: (k, { s, n }) => {
+      const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      k.if(i.lt(n), () => s.at(i).store([i.or(1), 1, 2, 3]));
+    },
+  });
+}
+
+const seeder = dirtySeeder('l2po_seed');
 
 function buffers(ctx: ProgramContext) {
   const h = ctx.host;

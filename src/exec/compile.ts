@@ -227,7 +227,7 @@ function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
  * regions whose threads may not reconverge on their own with BSSY/BSYNC; we do the same with this.
  */
 export function uniformRegisters(kernel: KernelIR): Set<number> {
-  const UNIFORM_SREGS = new Set<SpecialReg>(['ctaid.x', 'ctaid.y', 'ctaid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'dynsmem']);
+  const UNIFORM_SREGS = new Set<SpecialReg>(['ctaid.x', 'ctaid.y', 'ctaid.z', 'ntid.x', 'ntid.y', 'ntid.z', 'nctaid.x', 'nctaid.y', 'nctaid.z', 'dynsmem', 'smid']);
   const varying = new Set<number>();
   const uni = (o: Operand | null | undefined): boolean => !o || 'imm' in o || !varying.has(o.reg);
   let changed = true;
@@ -625,6 +625,7 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv, layout: RegLayo
     case 'ctaid.y': return uniform((w) => w.ctaY);
     case 'ctaid.z': return uniform((w) => w.ctaZ);
     case 'warpid': return uniform((w) => w.warpInBlock);
+    case 'smid': return uniform((w) => w.sm);
     default: throw new Error(`${sreg} is a launch constant`);
   }
 }

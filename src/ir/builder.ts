@@ -339,6 +339,8 @@ export class KernelBuilder {
   get laneId(): Val { return this.special('laneid'); }
   /** warp index within the block (threadIdx linearised / 32) */
   get warpId(): Val { return this.special('warpid'); }
+  /** the SM the block runs on (%smid; probes use it to pick work by the SM's L2 partition) */
+  get smId(): Val { return this.special('smid'); }
 
   // ---- arithmetic --------------------------------------------------------------------------
 

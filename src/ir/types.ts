@@ -67,6 +67,8 @@ export type SpecialReg =
   | 'ctaid.x' | 'ctaid.y' | 'ctaid.z'
   | 'nctaid.x' | 'nctaid.y' | 'nctaid.z'
   | 'laneid' | 'warpid'
+  /** the SM the block runs on (%smid): which one follows the emulated dispatch order (arch smDispatchOrder) */
+  | 'smid'
   /** base offset of dynamic (extern) shared memory */
   | 'dynsmem';
 

@@ -77,6 +77,13 @@ export interface ProgramContext {
   setAccessPolicyWindow(w: AccessPolicyWindowSpec | null): void;
   /** cudaCtxResetPersistingL2Cache() */
   resetPersistingL2Cache(): void;
+  /**
+   * the L2 partition (0 or 1) whose lines an SM sees near, and the one a byte of device memory is homed
+   * in: on hardware a latency probe measures both (test/fidelity/probes/l2_partition_probe.cu); the
+   * emulator answers from its model, so a program can pick work by them as the probe does
+   */
+  l2PartitionOfSm(sm: number): number;
+  l2HomeOf(p: DevicePtr, byteOffset?: number): number;
 }
 
 /** a sequence of launches over shared device memory and one L2 state */

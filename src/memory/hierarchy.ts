@@ -375,6 +375,8 @@ export class MemoryHierarchy {
       'lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum': l2.writeHit,
       'lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum': l2.writeFills,
       'lts__t_sectors_srcunit_tex_op_atom.sum': l2.atomSectors,
+      // requests for far lines, read or written, passed to their home partition (near copies' hits stay near)
+      'lts__t_sectors_srcunit_ltcfabric.sum': l2.fabricSectors + l2.writeFabric,
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
       // all L2 sectors: tex lookups plus the DRAM fill and write-back traffic through the slices (approximation)
       'lts__t_sectors.sum': reqSectors + l2.fabricSectors + l2.writeFabric + d.readSectors + d.writeSectors,

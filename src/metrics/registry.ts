@@ -234,6 +234,7 @@ export const METRICS: readonly MetricInfo[] = [
   { id: 'lts__t_sectors_srcunit_tex_op_read.sum', label: 'L2 Read Sectors From L1', unit: 'sector', description: 'sectors L1TEX read from L2' },
   { id: 'lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum', label: 'L2 Read Sector Hits From L1', unit: 'sector', description: 'L1TEX read sectors that hit in L2' },
   { id: 'lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum', label: 'L2 Read Sector Misses From L1', unit: 'sector', description: 'L1TEX read sectors that missed in L2' },
+  { id: 'lts__t_sectors_srcunit_ltcfabric.sum', label: 'L2 Fabric Sectors', unit: 'sector', description: 'sectors the L2 partitions passed each other over the L2 fabric (requests from SMs for lines homed in their far partition)' },
   { id: 'lts__t_sectors_srcunit_tex_op_write.sum', label: 'L2 Write Sectors From L1', unit: 'sector', description: 'sectors L1TEX wrote to L2' },
   { id: 'lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum', label: 'L2 Write Sector Hits From L1', unit: 'sector', description: 'L1TEX write sectors that hit in L2 (full-sector writes always do)' },
   { id: 'lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum', label: 'L2 Write Sector Misses From L1', unit: 'sector', description: 'L1TEX write sectors that missed in L2' },

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
-import { DeviceMemory } from '../memory/deviceMemory.js';
+import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { finishResult } from './finish.js';
 import { buildKernel, checkLaunch, launchConfig, resolveScalars, runLaunch } from './launch.js';
@@ -92,6 +92,12 @@ export class Session implements ProgramContext {
   }
   resetPersistingL2Cache(): void {
     this.memsys.resetPersistingLines();
+  }
+  l2PartitionOfSm(sm: number): number {
+    return this.memsys.l2.partOfSm(sm);
+  }
+  l2HomeOf(p: DevicePtr, byteOffset = 0): number {
+    return this.memsys.l2.homeOf(Math.floor((p.address + byteOffset) / this.opts.arch.l2LineSize));
   }
 
   // ---- one launch ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineKernel, f32, i32, ptr, u32, u64 } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
+import { h200 } from '../../src/arch/data/h200.js';
 
 const FILE = fileURLToPath(import.meta.url);
 const run = (def: Parameters<typeof profileDefinitions>[0][number], params: Record<string, string> = {}) => {
@@ -181,5 +182,31 @@ describe('counting', () => {
     expect(ld?.metrics.memory_l2_theoretical_sectors_global).toBe(96);
     expect(ld?.metrics.memory_l2_theoretical_sectors_global_ideal).toBe(32);
     expect(ld?.line).toBeGreaterThan(0);
+  });
+});
+
+describe('%smid', () => {
+  // two blocks per SM, all in the first wave: block b runs on the SM the arch's dispatch order gives
+  // its slot (the H200's measured order: l2_partition_probe.cu), the same for each of its warps
+  const kernel = defineKernel({
+    name: 'smid_of_blocks',
+    params: { out: ptr('global', u32) },
+    launch: { grid: 2 * 132, block: 64 },
+    setup: (h) => ({ out: h.alloc(u32, 2 * 132 * 2, 'out') }),
+    check: (h, { out }) => {
+      for (let b = 0; b < 2 * 132; b++)
+        for (let w = 0; w < 2; w++) {
+          const want = h200.smDispatchOrder[b % 132]!;
+          const got = h.readNumber(out, u32, 2 * b + w);
+          if (got !== want) return `block ${b} warp ${w}: %smid ${got}, expected ${want}`;
+        }
+      return null;
+    },
+    body: (k, { out }) => {
+      k.when(k.laneId.eq(0), () => out.at(k.blockIdx.x.mul(2).add(k.warpId)).store(k.smId));
+    },
+  });
+  it("is the SM of the block's slot", () => {
+    expect(run(kernel).check).toEqual({ passed: true });
   });
 });

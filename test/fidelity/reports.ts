@@ -17,6 +17,7 @@ export interface FidelityRun {
 export const FIDELITY_RUNS: readonly FidelityRun[] = [
   ...['plain', 'setaside', 'annot', 'annotdiscard', 'window'].map((v) => ({ name: `l2_${v}`, args: ['kernels/l2_persistence.ts', '-k', `l2_${v}`, '--cache-control', 'none'] })),
   { name: 'global_loads', args: ['kernels/global_loads.ts', '-k', 'regex:^g_ld_'] },
+  { name: 'l2_nearfar_reads', args: ['kernels/l2_nearfar.ts', '-k', 'l2nf_reads', '--cache-control', 'none'] },
   { name: 'l2_pushout_seed', args: ['kernels/l2_pushout.ts', '-k', 'l2po_seed', '--cache-control', 'none'] },
   { name: 'l2_dirty_retention', args: ['kernels/l2_dirty_retention.ts'] },
   { name: 'l2_copy_lifetime', args: ['kernels/l2_copy_lifetime.ts', '--cache-control', 'none'] },
@@ -26,6 +27,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_sweep', args: ['kernels/l2_copy_sweep.ts', '-k', 'l2cs_flushed'] },
   { name: 'l2_setaside_sweep', args: ['kernels/l2_setaside.ts', '--cache-control', 'none'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts'] },
+  { name: 'l2_nearfar_stores', args: ['kernels/l2_nearfar.ts', '-k', 'l2nf_stores', '--cache-control', 'none'] },
   { name: 'l2_seed', args: ['kernels/l2_seed.ts', '--cache-control', 'none'] },
   { name: 'l2_pushout', args: ['kernels/l2_pushout.ts', '-k', 'l2po_seq'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },

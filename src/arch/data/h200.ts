@@ -113,7 +113,7 @@ export const h200Sources: ArchSources = {
     '[MEAS] l2_partition_probe.cu `home` (16,576 chunks of a 4-GiB buffer, timed from SM 0 and SM 2): flipping address bit 12, 13, 15, 17, 19 or 21 moves a chunk to the other partition in every pair, bits 14, 16, 18, 20 never do',
   'l2PartitionHash.regionBytes':
     '[MEAS] l2_partition_probe.cu `home`: above bit 21 the virtual address bits do not act linearly (bits 22 and 23 flip half the pairs; bits 24-31 act as fixed XOR bits or none): physical page bits; taken as one hashed bit per 4 MiB',
-  smL2Partition: '[MEAS] l2_partition_probe.cu `near`: the two sets of SMs that see the same lines near (SMs 0, 1, 8-13, 16, 17, ... partition 0; 2-7, 14, 15, ... partition 1)',
+  smL2Partition: '[MEAS] l2_partition_probe.cu `near`: the two sets of SMs that see the same lines near (SMs 0, 1, 8-13, 16, 17, ... partition 0; 2-7, 14, 15, ... partition 1); l2_nearfar_probe.cu found the same map on another H200 (each SM timing lines homed near and far from SM 0)',
   smDispatchOrder:
     "[MEAS] l2_partition_probe.cu `order` / `gorder`: %smid of each block of micro.cu's 16384-block stride-2 grid and of a 1056-block grid-stride copy, in block order: the grids' first blocks go to SMs 128-131, 124-127, then TPC pairs across the GPCs (4, 5, 20, 21, 36, 37, ...), the same cycle in 4 of 6 launches (the others start it elsewhere); later blocks go where blocks end (runs of 4.7 blocks on one partition on average)",
   l2LineSize: '[NV] L2 lines of 4 x 32-B sectors; hardware-rules.md §1.6',
