@@ -2,7 +2,7 @@
  * The L2 near/far probe (test/fidelity/probes/l2_nearfar_probe.cu, measured on the H200): how much L2
  * room a line takes when the SM that reads or writes it is near its home partition, and when it is far
  * (the near partition keeps a copy). Each run: two unprofiled 128-MiB read streams (a clean L2), an
- * unprofiled 2.25-MiB seed of dirty lines (l2_pushout.ts's seeder), then the profiled kernel, which
+ * unprofiled 2.25-MiB seed of dirty lines (l2_pushout.ts's dirtySeeder), then the profiled kernel, which
  * reads (`l2nf_rsel`) or writes (`l2nf_ssel`) the first X MiB of buffer A in 4-KiB chunks: persistent
  * blocks (8 of 256 threads per SM) take chunk tickets from a list picked by mode:
  *   near (0): the chunks homed in the block's SM's partition; far (1): those homed in the other;
