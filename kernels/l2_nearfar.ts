@@ -98,9 +98,10 @@ function run(ctx: ProgramContext, store: boolean, sizes: readonly number[]): voi
   const seedN = (SEED_MIB * MIB) / 16;
   for (const mib of sizes) {
     const n = (mib * MIB) / CHUNK;
-    const order = [...[0, 1].flatMap((p) => home.slice(0, n).flatMap((hp, i) => (hp === p ? [i] : []))), ...Array.from({ length: n }, (_, i) => i)];
-    order.forEach((v, i) => h.write(lists, u32, i, v));
-    const n0 = home.slice(0, n).filter((x) => x === 0).length;
+    const homes = home.slice(0, n);
+    const byHome = [0, 1].map((p) => homes.flatMap((hp, i) => (hp === p ? [i] : [])));
+    [...byHome[0]!, ...byHome[1]!, ...homes.keys()].forEach((v, i) => h.write(lists, u32, i, v));
+    const n0 = byHome[0]!.length;
     for (let mode = 0; mode < MODES.length; mode++) {
       for (let r = 0; r < 2; r++) ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, {}, { profile: false });
       ctx.launch(seeder, { s: c, n: seedN }, { grid: seedN / BLOCK }, { profile: false });

@@ -302,7 +302,7 @@ export class MemoryHierarchy {
         l1.invalidateLine(sm, line);
         reachedL2 = true;
         comb.beforeRead(sm, line);
-        const f = l2.atomic(line, mask, this.hintFor(a.property, line));
+        const f = l2.atomic(line, mask, this.hintFor(a.property, line), sm);
         dramSectors += f;
         l2Hit += cnt - f;
       }
@@ -375,8 +375,9 @@ export class MemoryHierarchy {
       'lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum': l2.writeHit,
       'lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum': l2.writeFills,
       'lts__t_sectors_srcunit_tex_op_atom.sum': l2.atomSectors,
-      // requests for far lines, read or written, passed to their home partition (near copies' hits stay near)
-      'lts__t_sectors_srcunit_ltcfabric.sum': l2.fabricSectors + l2.writeFabric,
+      // requests for far lines passed to their home partition: reads missing the near copy, writes and
+      // atomics (near copies' hits stay near)
+      'lts__t_sectors_srcunit_ltcfabric.sum': l2.fabricSectors + l2.writeFabric + l2.atomFabric,
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
       // all L2 sectors: tex lookups plus the DRAM fill and write-back traffic through the slices (approximation)
       'lts__t_sectors.sum': reqSectors + l2.fabricSectors + l2.writeFabric + d.readSectors + d.writeSectors,

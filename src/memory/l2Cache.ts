@@ -197,6 +197,8 @@ export class L2Cache {
    * = 1.5-1.7 x the tex write sectors, all hits)
    */
   writeFabric = 0;
+  /** atomic sectors from an SM of the other partition: performed at the home, reached over the fabric */
+  atomFabric = 0;
   atomSectors = 0;
   atomHit = 0;
   atomMiss = 0;
@@ -261,7 +263,7 @@ export class L2Cache {
     this.fabricSectors = this.fabricHit = 0;
     this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
     this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = this.writeFabric = 0;
-    this.atomSectors = this.atomHit = this.atomMiss = 0;
+    this.atomSectors = this.atomHit = this.atomMiss = this.atomFabric = 0;
     this.hintHit.fill(0);
     this.hintSectors.fill(0);
   }
@@ -795,8 +797,12 @@ export class L2Cache {
   }
 
   /** atomic / reduction on `mask` sectors: performed in L2 (read-modify-write, sector fill on miss) */
-  atomic(line: number, mask: number, hint: L2Hint): number {
-    if (this.partitions > 1) this.dropCopies(line, this.homeOf(line), -1);
+  atomic(line: number, mask: number, hint: L2Hint, sm = -1): number {
+    if (this.partitions > 1) {
+      const home = this.homeOf(line);
+      if (sm >= 0 && this.smPart[sm & 1023] !== home) this.atomFabric += popcount4(mask);
+      this.dropCopies(line, home, -1);
+    }
     const w = this.lookup(line, hint);
     const v = this.valid[w]!;
     const pm = this.partial[w]! & mask;

@@ -196,4 +196,21 @@ describe('access properties', () => {
     expect(w.hintFor(12345)).toBe(w.hintFor(12345));
     expect(w.hintFor(n)).toBe(-1);
   });
+
+  it('counts the sectors SMs pass to a far home over the fabric: read misses, writes and atomics', () => {
+    // two partitions, lines alternating (default hash), SM s in partition s % 2
+    const { l2 } = small(128 * 16 * 64, { partitions: 2 });
+    const far = (line: number) => 1 - l2.homeOf(line);
+    const near = (line: number) => l2.homeOf(line);
+    l2.read(1, 0b1111, HINT_UNCHANGED, far(1));
+    l2.read(1, 0b1111, HINT_UNCHANGED, far(1)); // hits the near copy
+    l2.read(2, 0b1111, HINT_UNCHANGED, near(2));
+    expect(l2.fabricSectors).toBe(4);
+    l2.write(3, 0b0011, 0b0011, HINT_UNCHANGED, undefined, far(3));
+    l2.write(4, 0b0011, 0b0011, HINT_UNCHANGED, undefined, near(4));
+    expect(l2.writeFabric).toBe(2);
+    l2.atomic(5, 0b0001, HINT_UNCHANGED, far(5));
+    l2.atomic(6, 0b0001, HINT_UNCHANGED, near(6));
+    expect(l2.atomFabric).toBe(1);
+  });
 });
