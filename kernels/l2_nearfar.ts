@@ -1,8 +1,9 @@
 /**
  * The L2 near/far probe (test/fidelity/probes/l2_nearfar_probe.cu, measured on the H200): how much L2
  * room a line takes when the SM that reads or writes it is near its home partition, and when it is far
- * (the near partition keeps a copy). Each run: two unprofiled 128-MiB read streams (a clean L2), an
- * unprofiled 2.25-MiB seed of dirty lines (l2_pushout.ts's dirtySeeder), then the profiled kernel, which
+ * (the near partition keeps a copy). Each run: an unprofiled 128-MiB read stream (a clean L2; the probe
+ * runs two, which in the model changes no read figure and stores' DRAM writes by < 1 KB), an unprofiled
+ * 2.25-MiB seed of dirty lines (l2_pushout.ts's dirtySeeder), then the profiled kernel, which
  * reads (`l2nf_rsel`) or writes (`l2nf_ssel`) the first X MiB of buffer A in 4-KiB chunks: persistent
  * blocks (8 of 256 threads per SM) take chunk tickets from a list picked by mode:
  *   near (0): the chunks homed in the block's SM's partition; far (1): those homed in the other;
@@ -103,7 +104,7 @@ function run(ctx: ProgramContext, store: boolean, sizes: readonly number[]): voi
     [...byHome[0]!, ...byHome[1]!, ...homes.keys()].forEach((v, i) => h.write(lists, u32, i, v));
     const n0 = byHome[0]!.length;
     for (let mode = 0; mode < MODES.length; mode++) {
-      for (let r = 0; r < 2; r++) ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, {}, { profile: false });
+      ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, {}, { profile: false });
       ctx.launch(seeder, { s: c, n: seedN }, { grid: seedN / BLOCK }, { profile: false });
       for (let i = 0; i < 4; i++) h.write(ctr, u32, i, 0);
       ctx.launch(store ? ssel : rsel, { a, lists, n0, n1: n - n0, n2: n, part, mode, ctr, sink });

@@ -539,7 +539,8 @@ export class L2Cache {
     if (k === CLS_LAST) {
       w = this.pick(base, base + q, true);
     } else {
-      w = this.firstEmpty(base + q, base + this.ways);
+      // with no set-aside, pick's scan returns the first empty way itself
+      w = q === 0 ? -1 : this.firstEmpty(base + q, base + this.ways);
       if (w < 0) w = this.pick(base, base + this.ways, false);
       if (w < 0) w = this.pick(base, base + this.ways, true);
     }

@@ -31,6 +31,11 @@ export interface LaunchOptions {
   maxWarpInstructions: number;
   /** instructions a warp runs before the scheduler moves on */
   quantum: number;
+  /**
+   * run the timing model (default true). It only observes the interpreter, so a launch whose report
+   * nobody reads (ProgramContext.launch with profile false) leaves the same device and L2 state without it
+   */
+  timing?: boolean;
 }
 
 export interface LaunchOutcome {
@@ -151,11 +156,11 @@ export function runLaunch(
       throw new Error('barrier handler not installed');
     },
     // the timing model needs the compiled program; compiled code holds this object, filled in below
-    observer: { issue: () => {}, memory: () => {} },
+    observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
   };
   const prog = compile(ir, env);
-  const timing = createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta });
-  Object.assign(env.observer as object, timing.observer);
+  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta }) : null;
+  if (timing) Object.assign(env.observer as object, timing.observer);
   const stats = runGrid(prog, env, {
     smCount: opts.arch.smCount,
     smOrder: opts.arch.smDispatchOrder,
@@ -165,7 +170,7 @@ export function runLaunch(
   });
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
-  Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize, dramWriteBytes: dram.writeSectors * opts.arch.sectorSize } : {}));
+  if (timing) Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize, dramWriteBytes: dram.writeSectors * opts.arch.sectorSize } : {}));
   return {
     ir,
     blocksPerSm,

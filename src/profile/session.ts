@@ -114,11 +114,11 @@ export class Session implements ProgramContext {
   /** a launch ncu would not profile: it runs and leaves its L2 state, without flush or report entry */
   private runUnprofiled(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined): void {
     const cfg = launchConfig(def, scalars, config);
-    this.execute(def, args, scalars, cfg, dim3(cfg.grid), dim3(cfg.block), 'none');
+    this.execute(def, args, scalars, cfg, dim3(cfg.grid), dim3(cfg.block), 'none', false);
   }
 
   /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
-  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none') {
+  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
@@ -133,6 +133,7 @@ export class Session implements ProgramContext {
       block,
       maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
       quantum: o.quantum ?? 64,
+      timing,
     });
     return { out, occ, cache: this.memsys.endLaunch() };
   }

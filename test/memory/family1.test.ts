@@ -14,12 +14,21 @@ import { runGld, runGst, type Pattern } from './streams.js';
 const SIZE: Record<string, number> = { u8: 1, u16: 2, u32: 4, u64: 8, u128: 16 };
 const m = new MemoryHierarchy(H200);
 
-function run(kernel: string): Record<string, number> {
+/** the kernel's stream replayed from a flushed L2 (m holds its end state) */
+function replay(kernel: string): Record<string, number> {
   const [, kind, t, p] = /^g_(ld|st)_(u\d+)_(\w+)$/.exec(kernel)!;
   m.beginLaunch({ cacheControl: 'all' });
   if (kind === 'ld') runGld(m, SIZE[t!]!, p as Pattern);
   else runGst(m, SIZE[t!]!, p as Pattern);
   return m.endLaunch();
+}
+
+// several tests judge the same launch: a flushed launch's counters do not depend on what ran before
+const done = new Map<string, Record<string, number>>();
+function run(kernel: string): Record<string, number> {
+  let o = done.get(kernel);
+  if (!o) done.set(kernel, (o = replay(kernel)));
+  return o;
 }
 
 const L1_HIT = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
@@ -98,7 +107,7 @@ describe('family 1 vs H200', () => {
   );
 
   it('partial sectors still waiting at the end of a kernel are not filled inside it', () => {
-    const o = run('g_st_u32_stride2');
+    const o = replay('g_st_u32_stride2');
     const waiting = m.l2.partialSectors();
     // ~2 lines of 4 partial sectors per set (H200: 206k of the 1,048,576 written sectors)
     expect(waiting).toBeGreaterThan(150_000);
