@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: the unit tests, and the fidelity tests against the H200's ncu numbers, whose
@@ -5,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
+    // vitest 4 runs cores - 1 workers by default: one on CI's two cores (the tests are CPU-bound)
+    maxWorkers: availableParallelism(),
     testTimeout: 120_000,
     hookTimeout: 120_000,
     projects: [
