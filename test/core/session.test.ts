@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, ptr, u32 } from '../../src/api.js';
+import { defineKernel, defineProgram, ptr, u32 } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
 
 const FILE = fileURLToPath(import.meta.url);
@@ -37,5 +37,35 @@ describe('independent kernels of one file', () => {
     expect(after).toEqual(alone);
     expect(alone[1]).toBeGreaterThan(alone[0]!);
     expect(b.kernels[1]!.metrics).toEqual(a.kernels[0]!.metrics);
+  });
+});
+
+describe('a launch a program runs unprofiled', () => {
+  it('leaves the L2 a profiled one leaves (only the timing model is skipped), without a report entry', () => {
+    const n = 1 << 18;
+    const write = copyKernel('write', n, []);
+    const read = copyKernel('read', n, []);
+    const program = (profileFirst: boolean) =>
+      defineProgram({
+        name: 'two',
+        run: (ctx) => {
+          const h = ctx.host;
+          const a = h.alloc(u32, n, 'a');
+          const b = h.alloc(u32, n, 'b');
+          const c = h.alloc(u32, n, 'c');
+          ctx.launch(write, { src: a, dst: b }, undefined, { profile: profileFirst });
+          // reads b, which the first launch left dirty in the L2
+          ctx.launch(read, { src: b, dst: c });
+        },
+      });
+    const opts = { file: FILE, cacheControl: 'none' as const };
+    const both = profileDefinitions([program(true)], opts);
+    const last = profileDefinitions([program(false)], opts);
+    expect(both.kernels.map((k) => k.name)).toEqual(['write', 'read']);
+    expect(last.kernels.map((k) => k.name)).toEqual(['read']);
+    const r = last.kernels[0]!.metrics;
+    expect(r).toEqual(both.kernels[1]!.metrics);
+    // the 1 MiB b is still in the L2: read without DRAM traffic
+    expect(Number(r['dram__bytes_read.sum'])).toBe(0);
   });
 });
