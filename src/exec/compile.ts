@@ -5,7 +5,7 @@
  */
 import type { Instr, KernelIR, Operand, SpecialReg, Storage } from '../ir/types.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
-import { type Exec, genArith } from './codegen.js';
+import { type Exec, genArith, genArithRun } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
@@ -37,6 +37,12 @@ export interface Program {
   kernel: KernelIR;
   fns: Exec[];
   meta: InstrMeta[];
+  /**
+   * per slot: how many slots the straight run of arithmetic starting there covers (0: none), and one
+   * function for the whole run (genArithRun); the scheduler takes it when the run fits in the turn
+   */
+  runLength: Uint8Array;
+  runFns: (Exec | null)[];
   /** where the registers live: registers whose value is the same in every lane of every warp of the launch are shared by all warps */
   layout: RegLayout;
 }
@@ -89,7 +95,12 @@ function launchConstant(sreg: SpecialReg, env: ExecEnv): number | null {
 interface Slot {
   fn: Exec | null;
   meta: InstrMeta;
+  /** the instruction, when the slot is pure arithmetic (isArith) */
+  arith?: Instr;
 }
+
+/** the longest run of arithmetic slots compiled into one function */
+const MAX_RUN = 16;
 
 const SFU = new Set(['sqrt', 'rsqrt', 'rcp', 'exp2', 'log2', 'sin', 'cos']);
 
@@ -377,7 +388,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     const index = slots.length;
     const arith = genArith(i, layout);
     if (arith) {
-      emit(arith, meta(i));
+      (slots[emit(arith, meta(i))] as Slot).arith = i;
       return;
     }
     switch (i.op) {
@@ -547,10 +558,24 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
   emit((w: Warp) => w.exitLanes(w.active), { opcode: 'EXIT', cls: 'exit', line: endLoc.line, file: endLoc.file, counted: true, bytes: 0 });
 
+  const runLength = new Uint8Array(slots.length);
+  const runFns: (Exec | null)[] = slots.map(() => null);
+  for (let s = 0; s < slots.length; ) {
+    let e = s;
+    while (e < slots.length && e - s < MAX_RUN && slots[e]?.arith) e++;
+    if (e - s >= 2) {
+      runLength[s] = e - s;
+      runFns[s] = genArithRun(slots.slice(s, e).map((x) => x.arith as Instr), layout);
+    }
+    s = Math.max(e, s + 1);
+  }
+
   return {
     kernel,
     fns: slots.map((s) => s.fn as Exec),
     meta: slots.map((s) => s.meta),
+    runLength,
+    runFns,
     layout,
   };
 }

@@ -138,6 +138,16 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   const slotsCount = Math.max(1, Math.min(totalBlocks, opts.smCount * opts.blocksPerSm));
   const fns = prog.fns;
   const flags = slotFlags(prog);
+  const { runLength, runFns } = prog;
+  // per run start: its counted instructions, and its slots' flags together
+  const runCounted = new Uint8Array(runLength.length);
+  const runFlags = new Uint8Array(runLength.length);
+  runLength.forEach((len, s) => {
+    for (let j = s; j < s + len; j++) {
+      runFlags[s]! |= flags[j]!;
+      if ((flags[j]! & COUNTED) !== 0) runCounted[s]!++;
+    }
+  });
   const c = env.counters;
   const inst = c.inst;
   const thr = c.threads;
@@ -281,6 +291,21 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     let waitsForLoad = 0;
     while (w.state === WarpState.Running && n < budget) {
       const pc = w.pc;
+      const len = runLength[pc] as number;
+      // a run of arithmetic the turn would run whole anyway: counted slot by slot, executed at once
+      if (len !== 0 && ((runFlags[pc] as number) & stopAt) === 0 && n + (runCounted[pc] as number) < budget) {
+        for (let j = pc, e = pc + len; j < e; j++) {
+          if (((flags[j] as number) & COUNTED) === 0) continue;
+          inst[j] = (inst[j] as number) + 1;
+          thr[j] = (thr[j] as number) + w.activeCount;
+          thrOn[j] = (thrOn[j] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));
+          if (observer) observer.issue(w, j);
+          n++;
+        }
+        w.pc = pc + len;
+        (runFns[pc] as (w: Warp) => void)(w);
+        continue;
+      }
       const f = flags[pc] as number;
       if ((f & stopAt) !== 0) {
         waitsForLoad = 1;

@@ -16,6 +16,7 @@
  *    (1 of 2), u32 0 % (one warp per line) -- a line-level, not sector-level, store hit;
  *  - everything is invalidated between kernels (the driver does so between grids, [DOC] §1.5).
  */
+import { modIndex } from './lineIndex.js';
 export class L1Cache {
   readonly lineSize: number;
   private sets = 1;
@@ -89,19 +90,9 @@ export class L1Cache {
     return sm * this.linesPerSm + this.setOf(line) * this.ways;
   }
 
-  /**
-   * line % sets. Line numbers are beyond int32 (device addresses / 128), where `%` is a floating-point
-   * remainder V8 leaves to a library call, once per lookup; a division rounded down, corrected by
-   * one set when the rounding went the wrong way, gives the same remainder.
-   */
+  /** line % sets (lineIndex.ts: without a floating-point remainder) */
   private setOf(line: number): number {
-    const sets = this.sets;
-    if (!(line > 0 && line < 2 ** 52)) return line % sets;
-    const q = Math.floor(line / sets);
-    let r = line - q * sets;
-    if (r < 0) r += sets;
-    else if (r >= sets) r -= sets;
-    return r;
+    return modIndex(line, this.sets);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Dram } from './dram.js';
+import { modIndex } from './lineIndex.js';
 import { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED, hash32, type L2Hint } from './accessProperty.js';
 
 /** eviction classes of a resident line: victims are taken from FIRST before NORMAL before LAST */
@@ -381,11 +382,11 @@ export class L2Cache {
     // do not alias
     const sets = this.partSets;
     const u = this.unitLines;
-    const g = this.partitions === 1 ? line : Math.floor(line / (2 * u)) * u + (line % u);
+    const g = this.partitions === 1 ? line : Math.floor(line / (2 * u)) * u + modIndex(line, u);
     const blk = Math.floor(g / sets);
     let h = Math.imul(blk ^ (blk >>> 15), 0x2c1b3c6d);
     h = (h ^ (h >>> 12)) >>> 0;
-    return part * sets + ((g + h) % sets);
+    return part * sets + modIndex(g + h, sets);
   }
 
   /** the line's set in its home partition */
