@@ -284,6 +284,14 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     return true;
   };
 
+  /** slot `pc` issues: its instruction and thread counts, and the timing model's issue */
+  const tally = (w: Warp, pc: number): void => {
+    inst[pc] = (inst[pc] as number) + 1;
+    thr[pc] = (thr[pc] as number) + w.activeCount;
+    thrOn[pc] = (thrOn[pc] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));
+    if (observer) observer.issue(w, pc);
+  };
+
   const runWarp = (w: Warp, budget: number): void => {
     let n = 0;
     // USES_LOAD once the warp issued a global load this turn: the turn ends at the first use of one
@@ -296,10 +304,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
       if (len !== 0 && ((runFlags[pc] as number) & stopAt) === 0 && n + (runCounted[pc] as number) < budget) {
         for (let j = pc, e = pc + len; j < e; j++) {
           if (((flags[j] as number) & COUNTED) === 0) continue;
-          inst[j] = (inst[j] as number) + 1;
-          thr[j] = (thr[j] as number) + w.activeCount;
-          thrOn[j] = (thrOn[j] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));
-          if (observer) observer.issue(w, j);
+          tally(w, j);
           n++;
         }
         w.pc = pc + len;
@@ -314,10 +319,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
       if ((f & GLOBAL_LOAD) !== 0) stopAt = USES_LOAD;
       w.pc = pc + 1;
       if ((f & COUNTED) !== 0) {
-        inst[pc] = (inst[pc] as number) + 1;
-        thr[pc] = (thr[pc] as number) + w.activeCount;
-        thrOn[pc] = (thrOn[pc] as number) + (w.mask === w.active ? w.activeCount : popc(w.mask));
-        if (observer) observer.issue(w, pc);
+        tally(w, pc);
         n++;
       }
       (fns[pc] as (w: Warp) => void)(w);

@@ -17,6 +17,7 @@
  *  - everything is invalidated between kernels (the driver does so between grids, [DOC] §1.5).
  */
 import { modIndex } from './lineIndex.js';
+
 export class L1Cache {
   readonly lineSize: number;
   private sets = 1;

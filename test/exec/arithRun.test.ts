@@ -7,17 +7,32 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, f32, i32, ptr, u32 } from '../../src/api.js';
+import { type KernelBuilder, type ScalarType, type Val, defineKernel, f32, i32, ptr, u32 } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
 
 const FILE = fileURLToPath(import.meta.url);
 const N = 2 * 96;
 const TRIPS = 7;
-const run = (def: Parameters<typeof profileDefinitions>[0][number]) => {
-  const k = profileDefinitions([def], { file: FILE }).kernels[0];
+/** a kernel of 2 x 96 threads whose thread t stores body(t) to out[t], checked against want(t) on the host */
+function profileChain(name: string, elem: ScalarType, want: (t: number) => number, body: (k: KernelBuilder, t: Val) => Val) {
+  const kernel = defineKernel({
+    name,
+    params: { out: ptr('global', elem) },
+    launch: { grid: 2, block: 96 },
+    setup: (h) => ({ out: h.alloc(elem, N, 'out') }),
+    check: (h, { out }) => {
+      for (let t = 0; t < N; t++) if (h.readNumber(out, elem, t) !== want(t)) return `out[${t}] = ${h.readNumber(out, elem, t)}, expected ${want(t)}`;
+      return null;
+    },
+    body: (k, { out }) => {
+      const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      out.at(t.cast(i32)).store(body(k, t));
+    },
+  });
+  const k = profileDefinitions([kernel], { file: FILE }).kernels[0];
   if (!k) throw new Error('no kernel');
   return k;
-};
+}
 
 /** host twin of the f32 chain: every step rounded to float32 as the register holds it */
 function f32Chain(t: number): number {
@@ -45,52 +60,30 @@ function u32Chain(t: number): number {
 
 describe('fused arithmetic runs', () => {
   it('f32: each result rounded as its register holds it', () => {
-    const kernel = defineKernel({
-      name: 'f32_chain',
-      params: { out: ptr('global', f32) },
-      launch: { grid: 2, block: 96 },
-      setup: (h) => ({ out: h.alloc(f32, N, 'out') }),
-      check: (h, { out }) => {
-        for (let t = 0; t < N; t++) if (h.readNumber(out, f32, t) !== f32Chain(t)) return `out[${t}] = ${h.readNumber(out, f32, t)}, expected ${f32Chain(t)}`;
-        return null;
-      },
-      body: (k, { out }) => {
-        const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
-        const acc = k.let(f32, 1);
-        k.for(0, TRIPS, 1, (r) => {
-          const a = t.cast(f32).mul(0.1);
-          const b = a.add(r.cast(f32)).mul(1.0000001);
-          const c = b.mul(b).sub(a.div(3));
-          acc.set(acc.mul(0.5).add(c));
-        });
-        out.at(t).store(acc);
-      },
+    const k = profileChain('f32_chain', f32, f32Chain, (k, t) => {
+      const acc = k.let(f32, 1);
+      k.for(0, TRIPS, 1, (r) => {
+        const a = t.cast(f32).mul(0.1);
+        const b = a.add(r.cast(f32)).mul(1.0000001);
+        const c = b.mul(b).sub(a.div(3));
+        acc.set(acc.mul(0.5).add(c));
+      });
+      return acc;
     });
-    expect(run(kernel).check).toEqual({ passed: true });
+    expect(k.check).toEqual({ passed: true });
   });
 
   it('u32: products wrap and compares are unsigned inside a run', () => {
-    const kernel = defineKernel({
-      name: 'u32_chain',
-      params: { out: ptr('global', u32) },
-      launch: { grid: 2, block: 96 },
-      setup: (h) => ({ out: h.alloc(u32, N, 'out') }),
-      check: (h, { out }) => {
-        for (let t = 0; t < N; t++) if (h.readNumber(out, u32, t) !== u32Chain(t)) return `out[${t}] = ${h.readNumber(out, u32, t)}, expected ${u32Chain(t)}`;
-        return null;
-      },
-      body: (k, { out }) => {
-        const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-        const x = k.let(u32, t);
-        k.for(0, TRIPS, 1, (r) => {
-          const h = x.mul(0x9e3779b1);
-          const s = h.shr(7).xor(h.shl(3));
-          x.set(k.select(s.gt(0x80000000), s.sub(12345), s.add(r.cast(u32))));
-        });
-        out.at(t.cast(i32)).store(x);
-      },
+    const k = profileChain('u32_chain', u32, u32Chain, (k, t) => {
+      const x = k.let(u32, t);
+      k.for(0, TRIPS, 1, (r) => {
+        const h = x.mul(0x9e3779b1);
+        const s = h.shr(7).xor(h.shl(3));
+        x.set(k.select(s.gt(0x80000000), s.sub(12345), s.add(r.cast(u32))));
+      });
+      return x;
     });
-    expect(run(kernel).check).toEqual({ passed: true });
+    expect(k.check).toEqual({ passed: true });
   });
 
   it('a masked move in a divergent branch leaves the other lanes, and the run after it reads the register', () => {
@@ -102,26 +95,15 @@ describe('fused arithmetic runs', () => {
       }
       return (v * 2) | 0;
     };
-    const kernel = defineKernel({
-      name: 'masked_runs',
-      params: { out: ptr('global', i32) },
-      launch: { grid: 2, block: 96 },
-      setup: (h) => ({ out: h.alloc(i32, N, 'out') }),
-      check: (h, { out }) => {
-        for (let t = 0; t < N; t++) if (h.readNumber(out, i32, t) !== want(t)) return `out[${t}] = ${h.readNumber(out, i32, t)}, expected ${want(t)}`;
-        return null;
-      },
-      body: (k, { out }) => {
-        const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
-        const v = k.let(i32, t);
-        k.for(0, TRIPS, 1, (r) => {
-          k.if(t.rem(3).eq(0), () => v.set(v.mul(3).add(r)));
-          v.set(v.add(1));
-        });
-        out.at(t).store(v.mul(2));
-      },
+    const k = profileChain('masked_runs', i32, want, (k, tu) => {
+      const t = tu.cast(i32);
+      const v = k.let(i32, t);
+      k.for(0, TRIPS, 1, (r) => {
+        k.if(t.rem(3).eq(0), () => v.set(v.mul(3).add(r)));
+        v.set(v.add(1));
+      });
+      return v.mul(2);
     });
-    const k = run(kernel);
     expect(k.check).toEqual({ passed: true });
     // the branch diverges in every warp on every trip: 6 warps x 7 trips
     expect(Number(k.metrics['smsp__sass_branch_targets_threads_divergent.sum'])).toBe(6 * TRIPS);
