@@ -16,6 +16,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
 import { validateAgainstH200 } from './helpers.js';
+import { fidelityReport } from './reports.js';
 
 const L1 = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
 const L2 = 'lts__t_sector_hit_rate.pct';
@@ -37,14 +38,15 @@ function off(id: string, bound: (r: ValidationRow) => number, err: (r: Validatio
     .map((r) => `${r.kernel}: ncu ${r.ncu} warpsight ${r.warpsight?.toFixed(2)} (bound ${bound(r)})`);
 }
 const abs = (r: ValidationRow) => Math.abs(r.warpsight! - r.ncu!);
+const kernel = (run: string, name: string) => fidelityReport(run).kernels.find((k) => k.name === name)!;
 
 describe('global family caches vs the H200 (cold caches)', () => {
   it('compares every g_ld_* and g_st_* launch', () => {
     expect(rows.filter((r) => r.metric === L2).length).toBe(26 + 10);
   });
 
-  it('L1 load hit rate within 5 points', () => {
-    expect(off(L1, () => 5, abs)).toEqual([]);
+  it('L1 load hit rate within 0.5 points (acceptance: 5): hits only from sectors the warps of one SM share (misaligned 43.8 / 29.2 / 17.5 / 9.7 / 5.2 %, blockshared 7/8)', () => {
+    expect(off(L1, () => 0.5, abs)).toEqual([]);
   });
 
   it('L2 hit rate within 5 points', () => {
@@ -62,5 +64,27 @@ describe('global family caches vs the H200 (cold caches)', () => {
 
   it('DRAM bytes written within 10 % or 2 MB', () => {
     expect(off(WR, (r) => Math.max(0.1 * r.ncu!, 2e6), abs)).toEqual([]);
+  });
+
+  it('partial-sector stores: their read-merge fills (DRAM reads) and write-backs within 10 %', () => {
+    const partial = (r: ValidationRow) => /^g_st_(u32_stride(2|32)|u64_stride2|u128_stride2)$/.test(r.kernel);
+    for (const id of [RD, WR]) {
+      expect(rows.filter((r) => partial(r) && r.metric === id).length).toBe(4);
+      expect(off(id, (r) => (partial(r) ? 0.1 * r.ncu! : Infinity), abs)).toEqual([]);
+    }
+  });
+
+  it('partial sectors still waiting at the end of a kernel are not filled inside it (g_st_u32_stride2: 206k of 1,048,576 on the H200)', () => {
+    const filled = Number(kernel('global_stores', 'g_st_u32_stride2').metrics['dram__sectors_read.sum']);
+    // ~2 lines of 4 partial sectors per set wait
+    expect(1_048_576 - filled).toBeGreaterThan(150_000);
+    expect(1_048_576 - filled).toBeLessThan(260_000);
+  });
+
+  it('stride 32: DRAM reads twice the requested sectors (64-B fills), u8 stride 32 exactly them', () => {
+    const u32 = kernel('global_loads', 'g_ld_u32_stride32').metrics;
+    expect(u32['dram__sectors_read.sum']).toBe(2 * 4_194_304);
+    expect(u32['lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum']).toBe(2 * 4_194_304);
+    expect(kernel('global_loads', 'g_ld_u8_stride32').metrics['dram__sectors_read.sum']).toBe(4_194_304);
   });
 });

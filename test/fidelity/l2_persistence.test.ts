@@ -12,7 +12,7 @@ import { validate } from '../../commands/validate.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
 import { join } from 'node:path';
 import { GROUNDTRUTH } from './helpers.js';
-import { cachedProfiler } from './reports.js';
+import { cachedProfiler, fidelityReport } from './reports.js';
 
 const VARIANTS = ['plain', 'setaside', 'annot', 'annotdiscard', 'window'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -32,6 +32,13 @@ async function runVariant(v: Variant): Promise<void> {
 beforeAll(async () => {
   for (const v of VARIANTS) await runVariant(v);
 }, 900_000);
+
+/** the counters of launch `kernel` of rep `rep` (0-based) of a variant's program */
+function launch(v: Variant, kernel: 'pass1' | 'pass2' | 'evict', rep = 3): Record<string, unknown> {
+  const all = fidelityReport(`l2_${v}`).kernels.filter((k) => k.name === `l2_${v}_${kernel}`);
+  return (kernel === 'evict' ? all[0] : all[rep])!.metrics;
+}
+const num = (v: Variant, kernel: 'pass1' | 'pass2' | 'evict', id: string, rep = 3) => Number(launch(v, kernel, rep)[id]);
 
 function metric(v: Variant, id: string): ValidationRow[] {
   return rows.get(v)!.filter((r) => r.metric === id);
@@ -86,5 +93,45 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
     expect(drop).toBeGreaterThan(0.8 * 16 * 2 ** 20);
     expect(drop).toBeLessThan(1.2 * 16 * 2 ** 20);
     expect(Math.abs(evictWr('annotdiscard', 'warpsight') - evictWr('annotdiscard', 'ncu')) / evictWr('annotdiscard', 'ncu')).toBeLessThan(0.15);
+  });
+  it.each(VARIANTS)('%s pass 1: src streamed (0 %% read hits, 64 MiB from DRAM), whole-sector stores 100 %% hits', (v) => {
+    expect(num(v, 'pass1', RDHIT)).toBeLessThan(0.5);
+    expect(num(v, 'pass1', 'lts__t_sector_op_write_hit_rate.pct')).toBe(100);
+    expect(num(v, 'pass1', RD)).toBe(64 * 2 ** 20);
+    expect(num(v, 'pass1', 'lts__t_sectors_srcunit_tex_op_read.sum')).toBe(2_097_152);
+    expect(num(v, 'pass1', 'lts__t_sectors_srcunit_tex_op_write.sum')).toBe(1_048_576);
+  });
+
+  it('annotated_ptr: pass 2 hits its persisting lines (97-98 % on the H200) in the 37.5-MiB set-aside; src is evict-first', () => {
+    for (const v of ['annot', 'annotdiscard'] as const) {
+      expect(num(v, 'pass2', RDHIT)).toBeGreaterThan(95);
+      expect(num(v, 'pass2', RD)).toBeLessThan(0.1e6);
+      // no DRAM traffic in the loop: 2 MB written over 4 reps on the H200
+      expect(total(v, WR, 'warpsight', /pass[12]$/)).toBeLessThan(5e6);
+      expect(num(v, 'pass2', 'launch__persisting_l2_cache_size')).toBe(39_321_600);
+      expect(num(v, 'pass2', 'lts__t_sectors_srcunit_tex_evict_last_lookup_hit.sum')).toBeGreaterThan(0);
+    }
+    expect(num('annot', 'pass1', 'lts__t_sectors_srcunit_tex_evict_first_lookup_miss.sum')).toBe(2_097_152);
+  });
+
+  it('evict kernel: the dirty bytes each variant left (H200: annot 29.5, window 29.7, plain 21.0, annotdiscard 17.2, setaside 7.7 MB)', () => {
+    const tol: Record<Variant, number> = { annot: 0.15, window: 0.15, annotdiscard: 0.1, plain: 0.3, setaside: 0.3 };
+    for (const v of VARIANTS) {
+      const [ours, ncu] = (['warpsight', 'ncu'] as const).map((side) => total(v, WR, side, /_evict$/));
+      expect(Math.abs(ours! - ncu!) / ncu!, v).toBeLessThan(tol[v]);
+    }
+  });
+
+  it('bare set-aside: pass 2 writes ~13 MB back per rep (plain ~2.4 MB); the loop writes 172 vs 132 MB', () => {
+    const s = num('setaside', 'pass2', WR);
+    expect(Math.abs(s - 13.07e6) / 13.07e6).toBeLessThan(0.3);
+    expect(num('plain', 'pass2', WR)).toBeLessThan(0.3 * s);
+    const loop = (v: Variant) => total(v, WR, 'warpsight', /pass[12]$/);
+    expect(Math.abs(loop('setaside') / loop('plain') / (172 / 132) - 1)).toBeLessThan(0.1);
+  });
+
+  it('window: dst and tmp stay in the L2 (no DRAM reads in pass 2, ~no writes in the loop)', () => {
+    expect(num('window', 'pass2', RD)).toBeLessThan(0.1e6);
+    expect(total('window', WR, 'warpsight', /pass[12]$/)).toBeLessThan(5e6);
   });
 });

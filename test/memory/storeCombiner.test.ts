@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
 import { H200 } from './fixtures.js';
-import { Req } from './streams.js';
+import { Req } from './request.js';
 
 const L2_WR = 'lts__t_sectors_srcunit_tex_op_write.sum';
 const LINE = 0x4000_0000;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryHierarchy } from '../../src/memory/hierarchy.js';
 import { H200 } from './fixtures.js';
-import { Req } from './streams.js';
+import { Req } from './request.js';
 
 const LINE = 128;
 const R_LINES = (8 << 20) / LINE;
