@@ -5,25 +5,27 @@
  * conflict-free code (L1 traffic sharing the data banks, groundtruth surprise 2); Warpsight does not
  * imitate that noise, so its conflicts are judged against the wavefronts, not against that noise.
  *
- * The kernels run on a reduced grid (every block does the same work; see scaled.ts), except one
- * sh_ld launch at full size to keep the whole path honest.
+ * The sh_ld, transpose and warp-specialised launches are the shared full-size profiles
+ * (test/fidelity/reports.ts); the block reductions run on a reduced grid (every block does the same
+ * work; see scaled.ts).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../commands/validate.js';
-import { profileFile } from '../../src/profile.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
 import { GROUNDTRUTH } from './helpers.js';
+import { cachedProfiler } from './reports.js';
 import { type Reduction, scaledProfiler } from './scaled.js';
 
 const EXACT = ['smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum'];
 const WAVEFRONTS = ['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum'];
 const CONFLICTS = ['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum'];
 
+/** rows of a shared full-size profile (a fidelity run's name), or of `file` on a reduced grid */
 async function rows(file: string, csv: string, kernel: string[], reduce: Reduction | null): Promise<ValidationRow[]> {
   const r = await validate(
     { file, ncu: join(GROUNDTRUTH, csv), kernel, arch: 'h200', cacheControl: 'all', json: false, tty: false },
-    reduce ? scaledProfiler(reduce) : profileFile,
+    reduce ? scaledProfiler(reduce) : cachedProfiler(file),
   );
   return r.rows;
 }
@@ -55,14 +57,14 @@ function judge(all: readonly ValidationRow[]): { problems: string[]; table: stri
 }
 
 describe('shared memory vs the H200', () => {
-  it('matches every sh_ld_* launch (reduced grid)', async () => {
-    const r = judge(await rows('kernels/shared_loads.ts', 'ncu_raw_sh.csv', ['regex:^sh_ld_'], { grid: [256, 1, 1], fullGrid: [16384, 1, 1] }));
+  it('matches every sh_ld_* launch', async () => {
+    const r = judge(await rows('shared_loads', 'ncu_raw_sh.csv', ['regex:^sh_ld_'], null));
     expect(r.kernels.size).toBe(10);
     expect(r.problems).toEqual([]);
   }, 300_000);
 
-  it('matches the four transposes: ~32-way column reads unpadded, ~1-way padded (reduced matrix)', async () => {
-    const all = await rows('kernels/transpose.ts', 'ncu_raw_sh.csv', ['regex:^sh_transpose_'], { params: { width: '512' }, fullGrid: [128, 128, 1] });
+  it('matches the four transposes: ~32-way column reads unpadded, ~1-way padded', async () => {
+    const all = await rows('transpose', 'ncu_raw_sh.csv', ['regex:^sh_transpose_'], null);
     const r = judge(all);
     expect(r.kernels.size).toBe(4);
     expect(r.problems).toEqual([]);
@@ -82,13 +84,8 @@ describe('shared memory vs the H200', () => {
     const red = judge(await rows('kernels/reductions.ts', 'ncu_raw_sync.csv', ['regex:^sync_reduce_'], { grid: [512, 1, 1], fullGrid: [65536, 1, 1] }));
     expect(red.kernels.size).toBe(2);
     expect(red.problems).toEqual([]);
-    const ws = judge(await rows('kernels/warp_specialization.ts', 'ncu_raw_ws.csv', ['regex:^ws_'], { grid: [64, 1, 1], fullGrid: [512, 1, 1] }));
+    const ws = judge(await rows('warp_specialization', 'ncu_raw_ws.csv', ['regex:^ws_'], null));
     expect(ws.kernels.size).toBe(2);
     expect(ws.problems).toEqual([]);
-  }, 300_000);
-
-  it('matches sh_ld_u32_stride32 at full size, unscaled', async () => {
-    const r = judge(await rows('kernels/shared_loads.ts', 'ncu_raw_sh.csv', ['sh_ld_u32_stride32'], null));
-    expect(r.problems).toEqual([]);
   }, 300_000);
 });
