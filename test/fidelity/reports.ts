@@ -31,6 +31,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_seed', args: ['kernels/l2_seed.ts', '--cache-control', 'none'] },
   { name: 'l2_pushout', args: ['kernels/l2_pushout.ts', '-k', 'l2po_seq'] },
   { name: 'global_stores', args: ['kernels/global_stores.ts'] },
+  { name: 'l2_delay', args: ['kernels/l2_delay.ts'] },
   { name: 'l2_store_merge', args: ['kernels/l2_store_merge.ts'] },
   { name: 'transpose', args: ['kernels/transpose.ts'] },
   { name: 'shared_loads', args: ['kernels/shared_loads.ts'] },
