@@ -68,10 +68,9 @@ describe('global family caches vs the H200 (cold caches)', () => {
 
   it('partial-sector stores: their read-merge fills (DRAM reads) and write-backs within 10 %', () => {
     const partial = (r: ValidationRow) => /^g_st_(u32_stride(2|32)|u64_stride2|u128_stride2)$/.test(r.kernel);
-    for (const id of [RD, WR]) {
-      expect(rows.filter((r) => partial(r) && r.metric === id).length).toBe(4);
-      expect(off(id, (r) => (partial(r) ? 0.1 * r.ncu! : Infinity), abs)).toEqual([]);
-    }
+    const judged = rows.filter((r) => partial(r) && (r.metric === RD || r.metric === WR));
+    expect(judged.length).toBe(8);
+    expect(judged.filter((r) => abs(r) > 0.1 * r.ncu!).map((r) => `${r.kernel} ${r.metric}: ncu ${r.ncu} warpsight ${r.warpsight}`)).toEqual([]);
   });
 
   it('partial sectors still waiting at the end of a kernel are not filled inside it (g_st_u32_stride2: 206k of 1,048,576 on the H200)', () => {

@@ -94,6 +94,7 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
     expect(drop).toBeLessThan(1.2 * 16 * 2 ** 20);
     expect(Math.abs(evictWr('annotdiscard', 'warpsight') - evictWr('annotdiscard', 'ncu')) / evictWr('annotdiscard', 'ncu')).toBeLessThan(0.15);
   });
+
   it.each(VARIANTS)('%s pass 1: src streamed (0 %% read hits, 64 MiB from DRAM), whole-sector stores 100 %% hits', (v) => {
     expect(num(v, 'pass1', RDHIT)).toBeLessThan(0.5);
     expect(num(v, 'pass1', 'lts__t_sector_op_write_hit_rate.pct')).toBe(100);

@@ -13,20 +13,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../commands/validate.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
-import { GROUNDTRUTH } from './helpers.js';
-import { cachedProfiler } from './reports.js';
+import { GROUNDTRUTH, validateAgainstH200 } from './helpers.js';
 import { type Reduction, scaledProfiler } from './scaled.js';
 
 const EXACT = ['smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum'];
 const WAVEFRONTS = ['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum'];
 const CONFLICTS = ['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum'];
 
-/** rows of a shared full-size profile (a fidelity run's name), or of `file` on a reduced grid */
-async function rows(file: string, csv: string, kernel: string[], reduce: Reduction | null): Promise<ValidationRow[]> {
-  const r = await validate(
-    { file, ncu: join(GROUNDTRUTH, csv), kernel, arch: 'h200', cacheControl: 'all', json: false, tty: false },
-    reduce ? scaledProfiler(reduce) : cachedProfiler(file),
-  );
+/** rows of `file` profiled on a reduced grid */
+async function scaledRows(file: string, csv: string, kernel: string[], reduce: Reduction): Promise<ValidationRow[]> {
+  const r = await validate({ file, ncu: join(GROUNDTRUTH, csv), kernel, arch: 'h200', cacheControl: 'all', json: false, tty: false }, scaledProfiler(reduce));
   return r.rows;
 }
 
@@ -58,13 +54,13 @@ function judge(all: readonly ValidationRow[]): { problems: string[]; table: stri
 
 describe('shared memory vs the H200', () => {
   it('matches every sh_ld_* launch', async () => {
-    const r = judge(await rows('shared_loads', 'ncu_raw_sh.csv', ['regex:^sh_ld_'], null));
+    const r = judge(await validateAgainstH200('shared_loads', 'ncu_raw_sh.csv', { kernel: ['regex:^sh_ld_'] }));
     expect(r.kernels.size).toBe(10);
     expect(r.problems).toEqual([]);
   }, 300_000);
 
   it('matches the four transposes: ~32-way column reads unpadded, ~1-way padded', async () => {
-    const all = await rows('transpose', 'ncu_raw_sh.csv', ['regex:^sh_transpose_'], null);
+    const all = await validateAgainstH200('transpose', 'ncu_raw_sh.csv', { kernel: ['regex:^sh_transpose_'] });
     const r = judge(all);
     expect(r.kernels.size).toBe(4);
     expect(r.problems).toEqual([]);
@@ -81,10 +77,10 @@ describe('shared memory vs the H200', () => {
   }, 300_000);
 
   it('matches the block reductions and the warp-specialised kernels (reduced grid)', async () => {
-    const red = judge(await rows('kernels/reductions.ts', 'ncu_raw_sync.csv', ['regex:^sync_reduce_'], { grid: [512, 1, 1], fullGrid: [65536, 1, 1] }));
+    const red = judge(await scaledRows('kernels/reductions.ts', 'ncu_raw_sync.csv', ['regex:^sync_reduce_'], { grid: [512, 1, 1], fullGrid: [65536, 1, 1] }));
     expect(red.kernels.size).toBe(2);
     expect(red.problems).toEqual([]);
-    const ws = judge(await rows('warp_specialization', 'ncu_raw_ws.csv', ['regex:^ws_'], null));
+    const ws = judge(await validateAgainstH200('warp_specialization', 'ncu_raw_ws.csv', { kernel: ['regex:^ws_'] }));
     expect(ws.kernels.size).toBe(2);
     expect(ws.problems).toEqual([]);
   }, 300_000);
