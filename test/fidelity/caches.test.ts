@@ -16,7 +16,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationRow } from '../../src/validate/compare.js';
 import { validateAgainstH200 } from './helpers.js';
-import { fidelityReport } from './reports.js';
+import { fidelityKernel } from './reports.js';
 
 const L1 = 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct';
 const L2 = 'lts__t_sector_hit_rate.pct';
@@ -38,7 +38,6 @@ function off(id: string, bound: (r: ValidationRow) => number, err: (r: Validatio
     .map((r) => `${r.kernel}: ncu ${r.ncu} warpsight ${r.warpsight?.toFixed(2)} (bound ${bound(r)})`);
 }
 const abs = (r: ValidationRow) => Math.abs(r.warpsight! - r.ncu!);
-const kernel = (run: string, name: string) => fidelityReport(run).kernels.find((k) => k.name === name)!;
 
 describe('global family caches vs the H200 (cold caches)', () => {
   it('compares every g_ld_* and g_st_* launch', () => {
@@ -74,16 +73,16 @@ describe('global family caches vs the H200 (cold caches)', () => {
   });
 
   it('partial sectors still waiting at the end of a kernel are not filled inside it (g_st_u32_stride2: 206k of 1,048,576 on the H200)', () => {
-    const filled = Number(kernel('global_stores', 'g_st_u32_stride2').metrics['dram__sectors_read.sum']);
+    const filled = Number(fidelityKernel('global_stores', 'g_st_u32_stride2').metrics['dram__sectors_read.sum']);
     // ~2 lines of 4 partial sectors per set wait
     expect(1_048_576 - filled).toBeGreaterThan(150_000);
     expect(1_048_576 - filled).toBeLessThan(260_000);
   });
 
   it('stride 32: DRAM reads twice the requested sectors (64-B fills), u8 stride 32 exactly them', () => {
-    const u32 = kernel('global_loads', 'g_ld_u32_stride32').metrics;
+    const u32 = fidelityKernel('global_loads', 'g_ld_u32_stride32').metrics;
     expect(u32['dram__sectors_read.sum']).toBe(2 * 4_194_304);
     expect(u32['lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum']).toBe(2 * 4_194_304);
-    expect(kernel('global_loads', 'g_ld_u8_stride32').metrics['dram__sectors_read.sum']).toBe(4_194_304);
+    expect(fidelityKernel('global_loads', 'g_ld_u8_stride32').metrics['dram__sectors_read.sum']).toBe(4_194_304);
   });
 });

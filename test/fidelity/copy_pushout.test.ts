@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELAYS } from '../../kernels/l2_delay.js';
-import { fidelityReport } from './reports.js';
+import { fidelityKernel, fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';
 const RD = 'dram__bytes_read.sum';
@@ -88,10 +88,9 @@ describe("the 4-byte copy's push-out vs the H200 delay and layout probes", () =>
   });
 
   it("the DRAM bytes written within 10 % of the H200's mean in both layouts (micro.cu's buffers, two 16-MiB ones)", () => {
-    const micro = fidelityReport('global_loads').kernels.find((k) => k.name === 'g_ld_u32_coalesced')!;
     for (const [layout, m] of [
-      ['micro', micro.metrics],
-      ['small', fidelityReport('l2_delay').kernels.find((k) => k.name === 'l2d_copy_d0')!.metrics],
+      ['micro', fidelityKernel('global_loads', 'g_ld_u32_coalesced').metrics],
+      ['small', fidelityKernel('l2_delay', 'l2d_copy_d0').metrics],
     ] as const) {
       const at = layouts.filter((r) => r.layout === layout);
       expect(at.length, layout).toBe(8);

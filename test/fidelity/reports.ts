@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { Report } from '../../types/report.schema.js';
+import type { KernelResult, Report } from '../../types/report.schema.js';
 import { readReport } from '../../src/report/schema.js';
 
 export interface FidelityRun {
@@ -54,9 +54,16 @@ export function fidelityReport(name: string): Report {
   return readReport(reportPath(inject('fidelityReports'), name));
 }
 
+/** the first launch named `name` in a shared report */
+export function fidelityKernel(run: string, name: string): KernelResult {
+  const k = fidelityReport(run).kernels.find((x) => x.name === name);
+  if (!k) throw new Error(`fidelity run ${run} has no launch named ${name}`);
+  return k;
+}
+
 /** every shared report's kernels by name (first launch of each name) */
-export function fidelityKernels(): Map<string, { run: string; kernel: import('../../types/report.schema.js').KernelResult }> {
-  const out = new Map<string, { run: string; kernel: import('../../types/report.schema.js').KernelResult }>();
+export function fidelityKernels(): Map<string, { run: string; kernel: KernelResult }> {
+  const out = new Map<string, { run: string; kernel: KernelResult }>();
   for (const r of FIDELITY_RUNS)
     for (const k of fidelityReport(r.name).kernels) if (!out.has(k.name)) out.set(k.name, { run: r.name, kernel: k });
   return out;
