@@ -12,6 +12,14 @@
  * (tried) removes that dependence but leaves 0.41 MB for g_ld_u32_coalesced; with 90 active slices
  * instead of 94 as well (tried) every family-1 figure is within 10 %, but the copy-lifetime, copy-sweep,
  * drain, near/far, residency, seed probes and this one fail (11 tests): they pin the capacity at 94.
+ * A set index that fills the sets less evenly (tried: each block of lines permuted over the sets, and
+ * 13 % of all lines hashed to any set) gives the copy the same push-out in every layout, as on the
+ * H200 (0.56-0.58 MB over micro.cu's buffers, two 16-MiB ones and the div kernels' 64-MiB ones; the
+ * H200 0.55-0.69; g_ld_u32_broadcast 0.563, the ground truth 0.558), and without the residue 0.12 MB
+ * (the H200 in one pass 0.03-0.10, the even index 0.006). But the u32 stores then write 0.07-0.10 MB
+ * back where the H200 writes 0.0005-0.015, and 15 tests in 8 files fail (family 5's annot,
+ * annotdiscard and window variants write 22-31 % too much; near/far, copy lifetime and sweep, seed,
+ * drain, store merge, this one): the dirty-room and capacity calibrations hold for the even index only.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
