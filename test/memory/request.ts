@@ -43,16 +43,6 @@ export class Req {
     this.a.count = 4;
     return this;
   }
-  /** `n` consecutive full lines */
-  lines(byteAddr: number, n: number): this {
-    const s0 = byteAddr / 32;
-    for (let i = 0; i < 4 * n; i++) {
-      this.sectors[i] = s0 + i;
-      this.masks[i] = 0xffffffff;
-    }
-    this.a.count = 4 * n;
-    return this;
-  }
   /** issue the request from `sm`; `group` as GlobalAccess.group (default: a group of its own) */
   go(m: MemoryHierarchy, sm: number, op: MemOp, property: AccessProperty = GLOBAL, cacheOp: CacheOp = op === 'ld' ? 'ca' : 'wb', group = -1 - this.issued) {
     this.issued++;
