@@ -82,6 +82,8 @@ function pass1(v: Variant, annotated: boolean): KernelDef<typeof P1_PARAMS> {
     description: annotated ? 'forward sweep; src streaming, dst/tmp persisting (annotated_ptr)' : 'forward sweep',
     params: P1_PARAMS,
     launch: { grid: GRID, block: BLOCK },
+    // as ptxas reports them for micro.cu (build_ptxas.txt)
+    registers: 26,
     setup: () => {
       throw new Error('launched by the l2_* programs only');
     },
@@ -98,6 +100,7 @@ function pass2(v: Variant, annotated: boolean, discard: boolean): KernelDef<type
     description: `backward sweep${annotated ? '; dst/tmp persisting (annotated_ptr)' : ''}${discard ? '; tmp discarded at the end (discard_memory)' : ''}`,
     params: P2_PARAMS,
     launch: { grid: GRID, block: BLOCK },
+    registers: discard ? 24 : 20,
     setup: () => {
       throw new Error('launched by the l2_* programs only');
     },
@@ -124,6 +127,7 @@ function flushKernel(name: string): KernelDef<typeof FLUSH_PARAMS> {
     description: 'grid-stride float4 read of 512 MiB; its DRAM writes are the dirty bytes left in L2',
     params: FLUSH_PARAMS,
     launch: { grid: FLUSH_BLOCKS, block: 256 },
+    registers: 20,
     setup: () => {
       throw new Error('launched by the l2_* programs only');
     },

@@ -7,7 +7,7 @@ import type { Instr, KernelIR, Operand, SpecialReg, Storage } from '../ir/types.
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import type { ExecEnv } from './env.js';
-import { genAtomic, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
+import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
@@ -16,6 +16,8 @@ import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOp
 export type InstrClass =
   | 'alu' | 'fma' | 'fp64' | 'sfu' | 'conv' | 'move'
   | 'ldg' | 'stg' | 'lds' | 'sts' | 'atom' | 'atoms' | 'l2hint'
+  /** LDGSTS (cp.async): a global load whose data goes to shared memory */
+  | 'ldgsts'
   | 'branch' | 'exit' | 'bar' | 'warp' | 'membar'
   /** bookkeeping with no SASS counterpart (stack pops): not counted */
   | 'pseudo';
@@ -165,6 +167,12 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       if (i.space === 'shared') return { opcode: `STS${memSuffix(b, false)}`, cls: 'sts', bytes: b };
       return { opcode: `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
     }
+    case 'cpasync': {
+      const b = elemBytes(i.elem);
+      return { opcode: `LDGSTS.E${i.cache === 'cg' ? '.BYPASS' : ''}${memSuffix(b, false)}`, cls: 'ldgsts', bytes: b };
+    }
+    case 'cpwait':
+      return { opcode: 'DEPBAR.LE', cls: 'warp', bytes: 0 };
     case 'atom': {
       const b = elemBytes(i.type);
       const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
@@ -263,6 +271,7 @@ export function uniformRegisters(kernel: KernelIR): Set<number> {
         case 'lea': mark(i.dst, uni(i.base) && uni(i.index)); break;
         case 'assign': mark(i.dst, !divergent && uni(i.a)); break;
         case 'ld': for (const d of i.dsts) mark(d, false); break;
+        case 'cpasync': for (const d of [...i.tmps, i.token]) mark(d, false); break;
         case 'atom':
         case 'shfl':
         case 'vote':
@@ -410,6 +419,16 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         return;
       case 'atom':
         emit(genAtomic(i, index, env), meta(i));
+        return;
+      case 'cpasync':
+        emit(genCpAsync(i, index, env, layout), meta(i));
+        return;
+      case 'cpwait':
+        // LDGDEPBAR closes the group of copies, DEPBAR waits for it (only the latter reads the token)
+        const commit = meta(i, true, 'LDGDEPBAR');
+        delete commit.instr;
+        emit(() => {}, commit);
+        emit(() => {}, meta(i));
         return;
       case 'l2prefetch':
       case 'l2discard':

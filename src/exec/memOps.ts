@@ -283,7 +283,44 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
   };
 }
 
-export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv): Exec {
+/**
+ * The shared-memory wavefronts of one LDGSTS as ncu counts them on the H200 (in the shared total only,
+ * not in op_st), measured by test/fidelity/probes/ldgsts_probe.cu: 3 per instruction, and through L1
+ * (.ca) also the data's own — the write's bank wavefronts, or as many as the lanes that share one
+ * source word when that is more (4 for 4-byte contiguous copies, 5 when lanes pair up on words, 7 for
+ * 16-byte copies, 35 for a 32-way conflicted write). BYPASS copies (.cg) took 3 whatever the data.
+ */
+export const LDGSTS_WAVEFRONTS = 3;
+
+/** the most active lanes that read one source address (1 for the usual distinct addresses) */
+function sharedSource(a: Float64Array, m: number): number {
+  let prev = -Infinity;
+  let increasing = true;
+  for (let l = 0; l < 32 && increasing; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    if ((a[l] as number) <= prev) increasing = false;
+    prev = a[l] as number;
+  }
+  if (increasing) return 1;
+  const seen = new Map<number, number>();
+  let most = 1;
+  for (let l = 0; l < 32; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    const n = (seen.get(a[l] as number) ?? 0) + 1;
+    seen.set(a[l] as number, n);
+    if (n > most) most = n;
+  }
+  return most;
+}
+
+/**
+ * The shared half of an access, or of an LDGSTS (`part`), whose slot counts the request: its
+ * wavefronts follow LDGSTS_WAVEFRONTS, `from` being the copy's source addresses.
+ */
+export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv, part: 'own' | { bypass: boolean; from: { reg: number } | { imm: number | bigint } } = 'own'): Exec {
+  const own = part === 'own';
+  const from = own ? null : addrSource(part.from);
+  const bypass = !own && part.bypass;
   const isLoad = i.op === 'ld';
   const size = elemBytes(i.elem);
   const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
@@ -321,11 +358,37 @@ export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       }
     }
     const r = banks.run(a, m, size);
-    c.requests[index] = (c.requests[index] as number) + 1;
+    if (!own) {
+      const wf = LDGSTS_WAVEFRONTS + (bypass ? 0 : Math.max(r.wavefronts, sharedSource((from as (w: Warp) => Float64Array)(w), m)));
+      c.wavefronts[index] = (c.wavefronts[index] as number) + wf;
+      c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + LDGSTS_WAVEFRONTS + (bypass ? 0 : r.ideal);
+      return;
+    }
     c.wavefronts[index] = (c.wavefronts[index] as number) + r.wavefronts;
     c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
+    c.requests[index] = (c.requests[index] as number) + 1;
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
     if (env.observer) env.observer.memory(w, index, null, r.wavefronts);
+  };
+}
+
+type CpAsync = Extract<Instr, { op: 'cpasync' }>;
+
+/**
+ * LDGSTS (cp.async): a global load into the copy's carrier registers — requests, sectors and the
+ * caches as for an LDG, which is how ncu counts it (l1tex__t_*_pipe_lsu_mem_global_op_ld) — then
+ * their store to shared memory at once. Storing at issue is safe: the data may be read only after
+ * the wait, which the timing model holds back until the load has returned.
+ */
+export function genCpAsync(i: CpAsync, index: number, env: ExecEnv, layout: RegLayout): Exec {
+  const { elem, property, loc } = i;
+  const part: ScalarType = elem.tag === 'vec' ? elem.elem : elem;
+  const load = genGlobalAccess({ op: 'ld', space: 'global', dsts: i.tmps, elem, addr: i.from, cache: i.cache, property, loc }, index, env, layout);
+  const values = i.tmps.map((reg) => ({ reg, type: part }));
+  const store = genSharedAccess({ op: 'st', space: 'shared', values, elem, addr: i.to, cache: 'wb', property, loc }, index, env, { bypass: i.cache === 'cg', from: i.from });
+  return (w: Warp) => {
+    load(w);
+    store(w);
   };
 }
 

@@ -120,11 +120,11 @@ function slotFlags(prog: Program): Uint8Array {
   const d = slotDeps(prog.meta);
   const loaded = new Set<number>();
   prog.meta.forEach((m, s) => {
-    if (m.cls === 'ldg') for (const r of d.writes[s]!) loaded.add(r);
+    if (m.cls === 'ldg' || m.cls === 'ldgsts') for (const r of d.writes[s]!) loaded.add(r);
   });
   return new Uint8Array(
     prog.meta.map(
-      (m, s) => (m.counted ? COUNTED : 0) | (m.cls === 'ldg' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0),
+      (m, s) => (m.counted ? COUNTED : 0) | (m.cls === 'ldg' || m.cls === 'ldgsts' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0),
     ),
   );
 }

@@ -203,6 +203,8 @@ export class KernelBuilder {
   private nextScope = 1;
   private readonly sharedAllocs: SharedAlloc[] = [];
   private sharedBytes = 0;
+  /** the register every cp.async writes and cp.async.wait reads (Instr 'cpasync'), made on first use */
+  private asyncToken: number | null = null;
   private dynShared = false;
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
@@ -704,6 +706,38 @@ export class KernelBuilder {
   l2Discard(p: PtrVal): void {
     const loc = callerLoc();
     this.emit({ op: 'l2discard', addr: this.use(p, loc), loc });
+  }
+
+  /**
+   * cp.async (cooperative_groups / cuda::memcpy_async as nvcc lowers them): `*to = *from`, one 4-, 8-
+   * or 16-byte element per thread from global to shared memory without a register (SASS LDGSTS).
+   * The copy is asynchronous: read the shared data only after waitAsyncCopies() (and a barrier when
+   * other threads copied it). `cache: 'cg'` (16-byte elements) bypasses L1, as nvcc does for
+   * cuda::aligned_size_t<16> copies (LDGSTS.E.BYPASS.128).
+   */
+  copyAsync(to: Ref, from: Ref, opts: { cache?: 'ca' | 'cg' } = {}): void {
+    const loc = callerLoc();
+    const dt = to.addr.ptrType;
+    const st = from.addr.ptrType;
+    if (dt.space !== 'shared' || st.space !== 'global') throw irError(loc, `copyAsync copies global to shared memory, not ${st.space} to ${dt.space}`);
+    if (typeName(dt.elem) !== typeName(st.elem)) throw irError(loc, `type error: copyAsync from ${typeName(st.elem)} to ${typeName(dt.elem)}`);
+    const elem = dt.elem;
+    const bytes = elemBytes(elem);
+    if (bytes !== 4 && bytes !== 8 && bytes !== 16) throw irError(loc, `copyAsync copies 4, 8 or 16 bytes per thread (cp.async), not ${bytes}: use a wider element type`);
+    const cache = opts.cache ?? 'ca';
+    if (cache === 'cg' && bytes !== 16) throw irError(loc, `copyAsync with cache 'cg' needs 16-byte elements (cp.async.cg), not ${bytes}`);
+    const scalars: ScalarType[] = elem.tag === 'vec' ? Array.from({ length: elem.n }, () => elem.elem) : [elem];
+    const tmps = scalars.map((s) => this.newReg(s, false, loc));
+    this.emit({ op: 'cpasync', to: this.use(to.addr, loc), from: this.use(from.addr, loc), elem, cache, property: st.property ?? { kind: 'global' }, tmps, token: this.token(loc), loc });
+  }
+  /** cp.async.wait_all (cooperative_groups::wait's first half): this thread's async copies have landed */
+  waitAsyncCopies(): void {
+    const loc = callerLoc();
+    this.emit({ op: 'cpwait', token: this.token(loc), loc });
+  }
+  private token(loc: SourceLoc): number {
+    if (this.asyncToken === null) this.asyncToken = this.newReg(u32, false, loc);
+    return this.asyncToken;
   }
 
   // ---- result --------------------------------------------------------------------------------

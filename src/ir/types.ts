@@ -126,6 +126,24 @@ export type Instr =
       b?: Operand;
       property: AccessProperty;
     })
+  /**
+   * cp.async (SASS LDGSTS): one element from global to shared memory without passing through the
+   * thread's registers. `tmps` carry the data inside the emulator only; `token` is the kernel's
+   * async-copy register, written by every copy and read by cpwait, so that the timing model makes
+   * the wait (not the copy) wait for memory. `cache` 'cg' bypasses L1 (LDGSTS.E.BYPASS, 16 bytes only).
+   */
+  | (InstrBase & {
+      op: 'cpasync';
+      to: Operand;
+      from: Operand;
+      elem: ElemType;
+      cache: 'ca' | 'cg';
+      property: AccessProperty;
+      tmps: number[];
+      token: number;
+    })
+  /** cp.async.wait_all (SASS LDGDEPBAR + DEPBAR.LE SB0, 0): the warp waits for its async copies; token -1 when the kernel has none */
+  | (InstrBase & { op: 'cpwait'; token: number })
   /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
   | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
   | (InstrBase & { op: 'syncwarp'; mask: Operand })

@@ -3,8 +3,13 @@
  * instruction, registers defined before use, barrier ids and counts known at build time.
  */
 import { UserError } from '../errors.js';
-import type { Instr, KernelIR, Operand } from './types.js';
+import type { Instr, KernelIR, Operand, ValueType } from './types.js';
 import { sameType, typeName } from './typesys.js';
+
+/** a pointer register read through `as()` (reinterpret_cast): the same address, another element type */
+function reinterpreted(a: ValueType, b: ValueType): boolean {
+  return a.tag === 'ptr' && b.tag === 'ptr' && a.space === b.space;
+}
 
 export function validateKernel(ir: KernelIR): void {
   const defined = new Set<number>();
@@ -16,7 +21,7 @@ export function validateKernel(ir: KernelIR): void {
     if (!defined.has(o.reg)) fail(i, `register r${o.reg} is used before it is defined`);
     const info = ir.regs[o.reg];
     if (!info) fail(i, `unknown register r${o.reg}`);
-    else if (!sameType(info.type, o.type)) fail(i, `register r${o.reg} is ${typeName(info.type)} but used as ${typeName(o.type)}`);
+    else if (!sameType(info.type, o.type) && !reinterpreted(info.type, o.type)) fail(i, `register r${o.reg} is ${typeName(info.type)} but used as ${typeName(o.type)}`);
   };
   const def = (r: number | null | undefined): void => {
     if (r !== null && r !== undefined) defined.add(r);
@@ -63,6 +68,12 @@ export function validateKernel(ir: KernelIR): void {
         case 'ld':
           use(i, i.addr);
           i.dsts.forEach(def);
+          break;
+        case 'cpasync':
+          use(i, i.to);
+          use(i, i.from);
+          i.tmps.forEach(def);
+          def(i.token);
           break;
         case 'st':
           use(i, i.addr);

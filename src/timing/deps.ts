@@ -44,6 +44,10 @@ function readsOf(i: Instr): number[] {
       return regs(i.addr);
     case 'st':
       return regs(i.addr, ...i.values);
+    case 'cpasync':
+      return regs(i.to, i.from);
+    case 'cpwait':
+      return [i.token];
     case 'atom':
       return regs(i.addr, i.a, i.b);
     case 'bar':
@@ -68,6 +72,10 @@ function writesOf(i: Instr): number[] {
   switch (i.op) {
     case 'ld':
       return i.dsts;
+    case 'cpasync':
+      return [i.token];
+    case 'cpwait':
+      return [];
     case 'atom':
       return i.dst === null ? [] : [i.dst];
     case 'st':

@@ -207,6 +207,9 @@ function kindOf(m: InstrMeta): number {
     case 'move':
       return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' ? K_CONST : K_ALU;
     case 'ldg':
+    // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
+    // the token the copies write (requests complete about in order, so the last copy's time stands)
+    case 'ldgsts':
       return K_LDG;
     case 'stg':
       return K_STG;

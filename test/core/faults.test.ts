@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, f32, i32, ptr, u32 } from '../../src/api.js';
+import { type Host, defineKernel, f32, i32, ptr, u8, u32 } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
 
 const FILE = fileURLToPath(import.meta.url);
@@ -25,6 +25,21 @@ describe('build-time errors', () => {
       },
     });
     expect(() => profile(k)).toThrowError(/faults\.test\.ts:\d+: type error: add of i32 and u32; convert one side with \.cast\(i32\)/);
+  });
+  it('reports a cp.async that is not global to shared, or of a size cp.async has not', () => {
+    const params = { g: ptr('global', f32), out: ptr('global', f32) };
+    const setup = (h: Host) => ({ g: h.alloc(f32, 32, 'g'), out: h.alloc(f32, 32, 'out') });
+    const launch = { grid: 1, block: 32 };
+    const backwards = defineKernel({ name: 'backwards', params, launch, setup, body: (k, { g, out }) => k.copyAsync(out.at(k.threadIdx.x), g.at(k.threadIdx.x)) });
+    expect(() => profile(backwards)).toThrowError(/faults\.test\.ts:\d+: copyAsync copies global to shared memory, not global to global/);
+    const narrow = defineKernel({
+      name: 'narrow',
+      params,
+      launch,
+      setup,
+      body: (k, { g }) => k.copyAsync(k.shared(u8, [32]).at(k.threadIdx.x), g.as(u8).at(k.threadIdx.x)),
+    });
+    expect(() => profile(narrow)).toThrowError(/faults\.test\.ts:\d+: copyAsync copies 4, 8 or 16 bytes per thread \(cp\.async\), not 1/);
   });
   it('reports an unknown --param', () => {
     const k = defineKernel({

@@ -42,6 +42,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'occ_regs_128', args: ['kernels/occupancy.ts', '-k', 'occ_regs_128', '--grid', String(4 * 1 * 132)] },
   { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
   { name: 'sync_reduce_shfl', args: ['kernels/reductions.ts', '-k', 'sync_reduce_shfl'] },
+  { name: 'async_copies', args: ['kernels/async_copies.ts'] },
 ];
 
 export function reportPath(dir: string, name: string): string {
