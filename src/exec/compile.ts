@@ -423,13 +423,14 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       case 'cpasync':
         emit(genCpAsync(i, index, env, layout), meta(i));
         return;
-      case 'cpwait':
+      case 'cpwait': {
         // LDGDEPBAR closes the group of copies, DEPBAR waits for it (only the latter reads the token)
         const commit = meta(i, true, 'LDGDEPBAR');
         delete commit.instr;
         emit(() => {}, commit);
         emit(() => {}, meta(i));
         return;
+      }
       case 'l2prefetch':
       case 'l2discard':
         emit(genL2Line(i, env), meta(i));

@@ -142,7 +142,7 @@ export type Instr =
       tmps: number[];
       token: number;
     })
-  /** cp.async.wait_all (SASS LDGDEPBAR + DEPBAR.LE SB0, 0): the warp waits for its async copies; token -1 when the kernel has none */
+  /** cp.async.wait_all (SASS LDGDEPBAR + DEPBAR.LE SB0, 0): the warp waits for its async copies (reads `token`) */
   | (InstrBase & { op: 'cpwait'; token: number })
   /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
   | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
