@@ -290,7 +290,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
  * source word when that is more (4 for 4-byte contiguous copies, 5 when lanes pair up on words, 7 for
  * 16-byte copies, 35 for a 32-way conflicted write). BYPASS copies (.cg) took 3 whatever the data.
  */
-export const LDGSTS_WAVEFRONTS = 3;
+const LDGSTS_WAVEFRONTS = 3;
 
 /** the most active lanes that read one source address (1 for the usual distinct addresses) */
 function sharedSource(a: Float64Array, m: number): number {
@@ -318,9 +318,7 @@ function sharedSource(a: Float64Array, m: number): number {
  * wavefronts follow LDGSTS_WAVEFRONTS, `from` being the copy's source addresses.
  */
 export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv, part: 'own' | { bypass: boolean; from: { reg: number } | { imm: number | bigint } } = 'own'): Exec {
-  const own = part === 'own';
-  const from = own ? null : addrSource(part.from);
-  const bypass = !own && part.bypass;
+  const copy = part === 'own' ? null : { bypass: part.bypass, from: addrSource(part.from) };
   const isLoad = i.op === 'ld';
   const size = elemBytes(i.elem);
   const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
@@ -358,10 +356,10 @@ export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       }
     }
     const r = banks.run(a, m, size);
-    if (!own) {
-      const wf = LDGSTS_WAVEFRONTS + (bypass ? 0 : Math.max(r.wavefronts, sharedSource((from as (w: Warp) => Float64Array)(w), m)));
-      c.wavefronts[index] = (c.wavefronts[index] as number) + wf;
-      c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + LDGSTS_WAVEFRONTS + (bypass ? 0 : r.ideal);
+    if (copy) {
+      const data = copy.bypass ? 0 : Math.max(r.wavefronts, sharedSource(copy.from(w), m));
+      c.wavefronts[index] = (c.wavefronts[index] as number) + LDGSTS_WAVEFRONTS + data;
+      c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + LDGSTS_WAVEFRONTS + (copy.bypass ? 0 : r.ideal);
       return;
     }
     c.wavefronts[index] = (c.wavefronts[index] as number) + r.wavefronts;
