@@ -6,6 +6,7 @@
 import type { InstructionCounters } from '../../types/report.schema.js';
 import type { InstrClass, Program } from '../exec/compile.js';
 import type { InstrCounters } from '../exec/counters.js';
+import type { Instr, SpecialReg } from '../ir/types.js';
 
 type Acc = (i: number) => number;
 
@@ -35,6 +36,12 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   // an LDGSTS's shared-memory writes: in ncu's shared total, not in op_st (surprise 9)
   const ldgstsWf = sum(['ldgsts'], at(c.wavefronts));
   const ldgstsWfIdeal = sum(['ldgsts'], at(c.wavefrontsIdeal));
+  // ncu's op_misc: instructions that pass the shared-memory data pipe without a shared access, one
+  // wavefront per warp instruction (test/fidelity/probes/shared_misc_probe.cu on the H200): an S2R of a
+  // register that differs between threads (SR_TID.X, TID.Y, SR_LANEID; not SR_CTAID, SR_VIRTUALSMID, S2UR)
+  // and a SHFL (1.17-1.41 there, the rest not imitated); VOTE and MATCH none
+  const sregs = new Set(meta.flatMap((m) => (m.instr?.op === 'special' ? [m.instr.sreg] : [])));
+  const miscWf = sum(['move', 'warp'], (i) => (passesSharedPipe(meta[i]?.instr, sregs) ? (c.inst[i] as number) : 0));
   const m: Record<string, number> = {
     'smsp__inst_executed.sum': inst,
     'smsp__thread_inst_executed.sum': threads,
@@ -62,7 +69,8 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'smsp__sass_average_branch_targets_threads_uniform.pct': branches > 0 ? (100 * (branches - divergent)) / branches : 0,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': ldWf,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': stWf,
-    'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': ldWf + stWf + atomsWf + ldgstsWf,
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum': miscWf,
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': ldWf + stWf + atomsWf + ldgstsWf + miscWf,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': ldWf - ldWfIdeal,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': stWf - stWfIdeal,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum': ldWf - ldWfIdeal + (stWf - stWfIdeal) + (atomsWf - atomsWfIdeal) + (ldgstsWf - ldgstsWfIdeal),
@@ -76,6 +84,17 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   if (ldSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio'] = ldBytes / ldSectors;
   if (stSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio'] = stBytes / stSectors;
   return m;
+}
+
+/** a SHFL, or an S2R of SR_TID.* or SR_LANEID (the IR's warp id is SR_TID.X shifted in SASS: one S2R with threadIdx.x) */
+function passesSharedPipe(i: Instr | undefined, sregs: ReadonlySet<SpecialReg>): boolean {
+  if (i?.op === 'shfl') return true;
+  if (i?.op !== 'special') return false;
+  switch (i.sreg) {
+    case 'tid.x': case 'tid.y': case 'tid.z': case 'laneid': return true;
+    case 'warpid': return !sregs.has('tid.x');
+    default: return false;
+  }
 }
 
 /** the Source Counters of every instruction (ncu's per-SASS source metrics) */

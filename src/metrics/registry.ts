@@ -225,6 +225,7 @@ export const METRICS: readonly MetricInfo[] = [
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', label: 'Shared Wavefronts', unit: '', description: 'shared-memory wavefronts, all operations (includes LDGSTS writes)' },
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', label: 'Shared Load Wavefronts', unit: '', description: 'shared-load wavefronts: 1/2/4 per conflict-free 32/64/128-bit access, more with conflicts' },
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', label: 'Shared Store Wavefronts', unit: '', description: 'shared-store wavefronts' },
+  { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum', label: 'Shared Misc Wavefronts', unit: '', description: 'other shared-pipe wavefronts: one per warp-level SHFL or S2R of a per-thread register (SR_TID.*, SR_LANEID)' },
   { id: 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum', label: 'Shared Bank Conflicts', unit: '', description: 'shared wavefronts above the minimum, all operations' },
   { id: 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', label: 'Shared Load Bank Conflicts', unit: '', description: 'shared-load wavefronts above the minimum' },
   { id: 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', label: 'Shared Store Bank Conflicts', unit: '', description: 'shared-store wavefronts above the minimum' },

@@ -57,7 +57,8 @@ export interface FinishInput {
 /** notes a reader needs to judge the numbers (what the emulator deliberately does not imitate) */
 function notesFor(metrics: Record<string, MetricValue>, registersSource: 'declared' | 'estimated'): string[] {
   const notes: string[] = [];
-  const shared = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum'] ?? 0);
+  // shared-memory accesses (the S2R wavefronts of op_misc are no accesses)
+  const shared = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum'] ?? 0) - Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum'] ?? 0);
   if (shared > 0)
     notes.push(
       'Bank conflicts are wavefronts above the conflict-free minimum of each shared instruction. The H200 also reports a few % of "conflicts" on conflict-free code (L1 traffic sharing the data banks); Warpsight does not imitate that noise.',

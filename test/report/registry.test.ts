@@ -7,19 +7,21 @@ import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
 const GT = fileURLToPath(new URL('../../../shared/groundtruth/h200/', import.meta.url));
 const FAMILIES = ['g', 'sh', 'div', 'occ', 'cp', 'sync', 'ws', 'l2'];
 const FULL = ['full_raw_g_ld_u32_stride32.csv', 'full_raw_sh_transpose_32x32_bd32x8.csv'];
+/** our own H200 probes, for the ids the ground truth does not collect */
+const PROBES = ['shared_misc_probe_h200.csv'].map((f) => fileURLToPath(new URL(`../fidelity/probes/${f}`, import.meta.url)));
 
 /** metric id → unit, from the units rows of every ground-truth CSV */
-function groundTruthUnits(files: readonly string[]): Map<string, string> {
+function groundTruthUnits(paths: readonly string[]): Map<string, string> {
   const units = new Map<string, string>();
-  for (const f of files) {
-    for (const l of readNcuRawCsv(`${GT}${f}`)) {
+  for (const f of paths) {
+    for (const l of readNcuRawCsv(f)) {
       for (const [id, m] of Object.entries(l.metrics)) units.set(id, m.unit);
     }
   }
   return units;
 }
-const rawUnits = groundTruthUnits(FAMILIES.map((f) => `ncu_raw_${f}.csv`));
-const allUnits = new Map([...groundTruthUnits(FULL), ...rawUnits]);
+const rawUnits = groundTruthUnits(FAMILIES.map((f) => `${GT}ncu_raw_${f}.csv`));
+const allUnits = new Map([...groundTruthUnits([...FULL.map((f) => GT + f), ...PROBES]), ...rawUnits]);
 
 describe('metric registry', () => {
   it('has every metric id of summary.json', () => {
@@ -41,7 +43,7 @@ describe('metric registry', () => {
 
   it("takes every unit from ncu's units rows", () => {
     for (const m of METRICS) {
-      expect(allUnits.has(m.id), `${m.id} appears in no ground-truth CSV`).toBe(true);
+      expect(allUnits.has(m.id), `${m.id} appears in no ground-truth or probe CSV`).toBe(true);
       expect(m.unit, m.id).toBe(allUnits.get(m.id));
     }
   });
