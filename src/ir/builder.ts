@@ -32,6 +32,9 @@ import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameTyp
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
 
+/** the longest loop k.for(..., { unroll: true }) lays out trip by trip */
+const MAX_UNROLL = 1024;
+
 function where(loc: SourceLoc): string {
   return `${loc.file}:${loc.line}`;
 }
@@ -595,9 +598,21 @@ export class KernelBuilder {
     this.emit({ op: 'if', cond: c, then: t, else: null, predicated: true, loc });
   }
 
-  /** for (i = start; i < end; i += step) body(i) — guard branch + back-edge branch, as nvcc emits */
-  for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void): void {
+  /**
+   * for (i = start; i < end; i += step) body(i) — guard branch + back-edge branch, as nvcc emits.
+   * `{ unroll: true }` is `#pragma unroll` on a loop with constant bounds (nvcc's default for short ones):
+   * the body is laid out once per trip with i a constant, and there is no loop and no branch.
+   */
+  for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, opts: { unroll?: boolean } = {}): void {
     const loc = callerLoc();
+    if (opts.unroll) {
+      if (typeof start !== 'number' || typeof end !== 'number' || typeof step !== 'number' || !Number.isInteger(start) || !Number.isInteger(end) || !Number.isInteger(step) || step <= 0)
+        throw irError(loc, 'k.for(..., { unroll: true }) needs integer start, end and a positive step written as numbers (a loop nvcc can unroll has a trip count known at compile time)');
+      const trips = Math.max(0, Math.ceil((end - start) / step));
+      if (trips > MAX_UNROLL) throw irError(loc, `k.for(..., { unroll: true }) of ${trips} trips: unroll at most ${MAX_UNROLL} (nvcc keeps longer loops)`);
+      for (let v = start; v < end; v += step) body(this.toVal(v, i32, loc));
+      return;
+    }
     const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
     const i = this.let(startV.type as ScalarType, startV);
     this.loop(loc, () => i.lt(end), () => {

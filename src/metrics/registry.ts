@@ -222,7 +222,7 @@ export const METRICS: readonly MetricInfo[] = [
   { id: 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct', label: 'Global Load L1 Hit Rate', unit: '%', description: 'L1 hit rate of global load sectors' },
   // L1/TEX: shared-memory wavefronts and bank conflicts
   { id: 'l1tex__data_pipe_lsu_wavefronts.sum', label: 'L1 LSU Data Wavefronts', unit: '', description: 'wavefronts through the L1 data stage, all spaces' },
-  { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', label: 'Shared Wavefronts', unit: '', description: 'shared-memory wavefronts, all operations (includes LDGSTS writes)' },
+  { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', label: 'Shared Wavefronts', unit: '', description: 'shared-memory wavefronts, all operations (includes LDGSTS writes and op_misc)' },
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', label: 'Shared Load Wavefronts', unit: '', description: 'shared-load wavefronts: 1/2/4 per conflict-free 32/64/128-bit access, more with conflicts' },
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', label: 'Shared Store Wavefronts', unit: '', description: 'shared-store wavefronts' },
   { id: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum', label: 'Shared Misc Wavefronts', unit: '', description: 'other shared-pipe wavefronts: one per warp-level SHFL or S2R of a per-thread register (SR_TID.*, SR_LANEID)' },

@@ -57,7 +57,7 @@ export interface FinishInput {
 /** notes a reader needs to judge the numbers (what the emulator deliberately does not imitate) */
 function notesFor(metrics: Record<string, MetricValue>, registersSource: 'declared' | 'estimated'): string[] {
   const notes: string[] = [];
-  // shared-memory accesses (the S2R wavefronts of op_misc are no accesses)
+  // shared-memory accesses: op_misc (S2R and SHFL passing the shared pipe) are none
   const shared = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum'] ?? 0) - Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum'] ?? 0);
   if (shared > 0)
     notes.push(

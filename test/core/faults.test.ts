@@ -41,6 +41,14 @@ describe('build-time errors', () => {
     });
     expect(() => profile(narrow)).toThrowError(/faults\.test\.ts:\d+: copyAsync copies 4, 8 or 16 bytes per thread \(cp\.async\), not 1/);
   });
+  it('reports a loop that cannot be unrolled', () => {
+    const params = { out: ptr('global', u32), n: i32 };
+    const base = { params, defaults: { n: 4 }, launch: { grid: 1, block: 32 }, setup: (h: Host) => ({ out: h.alloc(u32, 32, 'out') }) };
+    const runtime = defineKernel({ ...base, name: 'runtime_trips', body: (k, { n }) => k.for(0, n, 1, () => k.syncwarp(), { unroll: true }) });
+    expect(() => profile(runtime)).toThrowError(/faults\.test\.ts:\d+: k\.for\(\.\.\., \{ unroll: true \}\) needs integer start, end and a positive step written as numbers/);
+    const long = defineKernel({ ...base, name: 'long_unroll', body: (k) => k.for(0, 5000, 1, () => k.syncwarp(), { unroll: true }) });
+    expect(() => profile(long)).toThrowError(/faults\.test\.ts:\d+: k\.for\(\.\.\., \{ unroll: true \}\) of 5000 trips: unroll at most 1024/);
+  });
   it('reports an unknown --param', () => {
     const k = defineKernel({
       name: 'scaled',

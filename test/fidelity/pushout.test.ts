@@ -20,6 +20,11 @@
  * back where the H200 writes 0.0005-0.015, and 15 tests in 8 files fail (family 5's annot,
  * annotdiscard and window variants write 22-31 % too much; near/far, copy lifetime and sweep, seed,
  * drain, store merge, this one): the dirty-room and capacity calibrations hold for the even index only.
+ * Where those extra writes come from (counted by cause): the stores' are the per-set dirty cap cleaning
+ * residue lines in the sets the uneven index fills most; family 5's (annot: pass 1 1.1-1.8 MB, pass 2
+ * 0.6-0.7 MB per launch, the H200 0.26-0.98 and 0.10-0.16) are persisting lines evicted from sets holding
+ * more of them than their set-aside ways. An uneven index would need the set-aside and the dirty room to
+ * be budgets of a slice (hundreds of sets), not of each set.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
