@@ -111,7 +111,7 @@ export interface LaunchOptions {
  * `endLaunch` under their ncu metric names.
  */
 export class MemoryHierarchy {
-  readonly dram = new Dram();
+  readonly dram: Dram;
   readonly l1: L1Cache;
   readonly l2: L2Cache;
   private readonly combiner: StoreCombiner;
@@ -140,6 +140,7 @@ export class MemoryHierarchy {
     opts: HierarchyOptions = {},
   ) {
     this.lineSize = arch.l2LineSize;
+    this.dram = new Dram(arch.dramFillGranularity >= 2 * arch.sectorSize ? 2 : 1);
     this.sectorsPerLine = arch.l2LineSize / arch.sectorSize;
     if (this.sectorsPerLine !== 4) throw new Error(`memory hierarchy: 4 sectors per line expected, arch ${arch.id} has ${this.sectorsPerLine}`);
     this.avoidance = opts.writeBackAvoidance ?? { maxSkip: 0.7, halfReadBytes: 4e6, steepness: 4 };

@@ -1,4 +1,4 @@
-import type { Dram } from './dram.js';
+import { type Dram, popcount4 } from './dram.js';
 import { modIndex } from './lineIndex.js';
 import { HINT_DEMOTE, HINT_FIRST, HINT_LAST, HINT_UNCHANGED, hash32, type L2Hint } from './accessProperty.js';
 
@@ -94,10 +94,6 @@ export interface L2Options {
 }
 
 const EMPTY = -1;
-
-function popcount4(m: number): number {
-  return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-}
 
 /**
  * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
@@ -297,9 +293,7 @@ export class L2Cache {
   /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
   flush(): void {
     this.fillAllPartials();
-    let wb = 0;
-    for (let i = 0; i < this.dirty.length; i++) wb += popcount4(this.dirty[i]!);
-    this.dram.write(wb);
+    for (let i = 0; i < this.dirty.length; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
     this.tag.fill(EMPTY);
     this.valid.fill(0);
     this.dirty.fill(0);
@@ -463,7 +457,7 @@ export class L2Cache {
     }
     if (this.partial[i] !== 0) this.fillPartial(i, this.partial[i]!);
     const d = this.dirty[i]!;
-    if (d !== 0) this.dram.write(popcount4(d));
+    if (d !== 0) this.dram.write(d);
     this.tag[i] = EMPTY;
     this.valid[i] = 0;
     this.dirty[i] = 0;
@@ -472,9 +466,8 @@ export class L2Cache {
 
   /** DRAM fill of partially written sectors `m` of way i (read-merge) */
   private fillPartial(i: number, m: number): void {
-    const f = popcount4(m);
-    this.dram.read(f);
-    this.writeFills += f;
+    this.dram.read(m);
+    this.writeFills += popcount4(m);
     this.partial[i]! &= ~m;
   }
 
@@ -526,7 +519,7 @@ export class L2Cache {
           lru = i;
         }
       if (lru < 0) return;
-      this.dram.write(popcount4(this.dirty[lru]!));
+      this.dram.write(this.dirty[lru]!);
       this.dirty[lru] = 0;
       n--;
     }
@@ -725,7 +718,7 @@ export class L2Cache {
     if (count) this.readMiss += f;
     v |= miss;
     this.valid[w] = v;
-    this.dram.read(f);
+    this.dram.read(miss);
     return f;
   }
 
@@ -817,7 +810,7 @@ export class L2Cache {
     this.atomMiss += f;
     this.hintSectors[hint]! += n;
     this.hintHit[hint]! += n - f;
-    if (f) this.dram.read(f);
+    if (f) this.dram.read(fill);
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
@@ -834,7 +827,7 @@ export class L2Cache {
     const w = this.lookup(line, hint);
     const miss = ~this.valid[w]! & 15;
     if (miss) {
-      this.dram.read(popcount4(miss));
+      this.dram.read(miss);
       this.valid[w] = 15;
     }
   }

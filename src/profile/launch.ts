@@ -170,7 +170,9 @@ export function runLaunch(
   });
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
-  if (timing) Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readSectors + dram.writeSectors) * opts.arch.sectorSize, dramWriteBytes: dram.writeSectors * opts.arch.sectorSize } : {}));
+  // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)
+  const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;
+  if (timing) Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {}));
   return {
     ir,
     blocksPerSm,
