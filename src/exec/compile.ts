@@ -573,6 +573,9 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     patch(backAt, test(backAt, top));
   };
 
+  // every sm_90 kernel starts with LDC R1, c[0x0][0x28]: the ABI's stack pointer (in all 94 kernels of
+  // the ground truth's SASS; an empty kernel executes it and EXIT, test/fidelity/probes/shared_misc_probe.cu)
+  emit(() => {}, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   lower(kernel.body);
   // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
