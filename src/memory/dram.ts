@@ -1,6 +1,6 @@
 /**
- * DRAM as seen from the L2: only traffic is modelled (no timing). Counts 32-B sectors read (L2 fills)
- * and written (L2 write-backs); ncu reports `dram__sectors_{read,write}.sum` and
+ * DRAM as seen from the L2: traffic only (the timing model turns it into time). Counts 32-B sectors
+ * read (L2 fills) and written (L2 write-backs); ncu reports `dram__sectors_{read,write}.sum` and
  * `dram__bytes_{read,write}.sum` = sectors x 32. Also the DRAM bursts the traffic occupies, for the
  * timing model: a burst moves an aligned pair of sectors (arch dramFillGranularity), so a lone sector
  * costs as much DRAM time as two. [OBS] g_st_u32_stride32 (one 4-B store per 128-B line) reads and writes
@@ -33,8 +33,9 @@ export class Dram {
   /** write sectors `mask` (bits 0-3) of one line back */
   write(mask: number): void {
     if (this.muted) return;
-    this.writeSectors += popcount4(mask);
-    this.writeBursts += this.bursts(mask, popcount4(mask));
+    const n = popcount4(mask);
+    this.writeSectors += n;
+    this.writeBursts += this.bursts(mask, n);
   }
 
   private bursts(mask: number, sectors: number): number {
