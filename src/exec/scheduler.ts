@@ -118,14 +118,14 @@ export interface RunStats {
 
 function slotFlags(prog: Program): Uint8Array {
   const d = slotDeps(prog.meta);
+  // an LDGSTS is a global load too (its token register waits for memory)
+  const isLoad = prog.meta.map((m) => m.cls === 'ldg' || m.cls === 'ldgsts');
   const loaded = new Set<number>();
-  prog.meta.forEach((m, s) => {
-    if (m.cls === 'ldg' || m.cls === 'ldgsts') for (const r of d.writes[s]!) loaded.add(r);
+  prog.meta.forEach((_, s) => {
+    if (isLoad[s]) for (const r of d.writes[s]!) loaded.add(r);
   });
   return new Uint8Array(
-    prog.meta.map(
-      (m, s) => (m.counted ? COUNTED : 0) | (m.cls === 'ldg' || m.cls === 'ldgsts' ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0),
-    ),
+    prog.meta.map((m, s) => (m.counted ? COUNTED : 0) | (isLoad[s] ? GLOBAL_LOAD : 0) | (d.reads[s]!.some((r) => loaded.has(r)) ? USES_LOAD : 0)),
   );
 }
 

@@ -4,7 +4,10 @@
  */
 import { join } from 'node:path';
 import { validate } from '../../commands/validate.js';
+import { profileFile } from '../../src/profile.js';
+import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
+import type { KernelResult } from '../../types/report.schema.js';
 import { cachedProfiler } from './reports.js';
 
 export const GROUNDTRUTH = join(import.meta.dirname, '..', '..', '..', 'shared', 'groundtruth', 'h200');
@@ -16,6 +19,23 @@ export async function validateAgainstH200(run: string, csv: string, opts: { kern
     cachedProfiler(run),
   );
   return result.rows;
+}
+
+export type Metrics = Record<string, number>;
+
+/**
+ * A probe kernel by kernel, on both sides: the H200's metrics from the probe's raw CSV
+ * (test/fidelity/probes/<csv>) and Warpsight's from profiling its IR twin on `blocks` blocks (the
+ * probes' blocks all do the same work, so per-warp figures do not depend on the grid)
+ */
+export async function probeMetrics(csv: string, file: string, blocks: number): Promise<{ h200: Map<string, Metrics>; ours: Map<string, Metrics> }> {
+  const h200 = new Map<string, Metrics>();
+  for (const l of readNcuRawCsv(join(import.meta.dirname, 'probes', csv)))
+    h200.set(l.kernelName, Object.fromEntries(Object.entries(l.metrics).map(([id, v]) => [id, Number(v.value)])));
+  const report = await profileFile({ file, grid: [blocks, 1, 1] });
+  const ours = new Map<string, Metrics>();
+  for (const k of report.kernels as KernelResult[]) ours.set(k.name, k.metrics as Metrics);
+  return { h200, ours };
 }
 
 /** rows of the given metrics, as "kernel metric ncu ours status" lines for readable failures */

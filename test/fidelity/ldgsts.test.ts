@@ -4,12 +4,8 @@
  * total (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum, less op_ld/op_st and the per-warp baseline
  * of `ctrl`) and the bank conflicts. Every block does the same work, so 64 blocks stand for 1,024.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { profileFile } from '../../src/profile.js';
-import type { KernelResult } from '../../types/report.schema.js';
+import { type Metrics, probeMetrics } from './helpers.js';
 
 const TOTAL = 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum';
 const LD = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum';
@@ -18,7 +14,6 @@ const CONFLICTS = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum';
 const REQUESTS = 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum';
 const WARPS = 'smsp__warps_launched.sum';
 
-type Metrics = Record<string, number>;
 
 /** per copy: the shared total's LDGSTS part (less the ctrl kernel's per-warp rest), and the conflicts */
 function perCopy(m: Metrics, baselinePerWarp: number, conflictsPerWarp: number) {
@@ -27,14 +22,11 @@ function perCopy(m: Metrics, baselinePerWarp: number, conflictsPerWarp: number) 
   return { wavefronts: rest / req, conflicts: ((m[CONFLICTS] ?? 0) - conflictsPerWarp * (m[WARPS] ?? 0)) / req };
 }
 
-const h200 = new Map<string, Metrics>();
-const ours = new Map<string, Metrics>();
+let h200: Map<string, Metrics>;
+let ours: Map<string, Metrics>;
 
 beforeAll(async () => {
-  for (const l of readNcuRawCsv(join(import.meta.dirname, 'probes', 'ldgsts_probe_h200.csv')))
-    h200.set(l.kernelName, Object.fromEntries(Object.entries(l.metrics).map(([id, v]) => [id, Number(v.value)])));
-  const report = await profileFile({ file: 'kernels/ldgsts_probe.ts', grid: [64, 1, 1] });
-  for (const k of report.kernels as KernelResult[]) ours.set(k.name, k.metrics as Metrics);
+  ({ h200, ours } = await probeMetrics('ldgsts_probe_h200.csv', 'kernels/ldgsts_probe.ts', 64));
 }, 60_000);
 
 describe('cp.async (LDGSTS) shared-memory wavefronts vs the H200 probe', () => {

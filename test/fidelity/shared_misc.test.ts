@@ -5,27 +5,20 @@
  * id, VOTE, MATCH or a kernel without special registers; a SHFL counts one (the H200 1.17-1.41). Every
  * block does the same, so 64 blocks stand for 1,024.
  */
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { profileFile } from '../../src/profile.js';
-import type { KernelResult } from '../../types/report.schema.js';
+import { type Metrics, probeMetrics } from './helpers.js';
 
 const TOTAL = 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum';
 const MISC = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum';
 const WARPS = 'smsp__warps_launched.sum';
 
-type Metrics = Record<string, number>;
 const perWarp = (m: Metrics, id: string): number => (m[id] ?? NaN) / (m[WARPS] ?? NaN);
 
-const h200 = new Map<string, Metrics>();
-const ours = new Map<string, Metrics>();
+let h200: Map<string, Metrics>;
+let ours: Map<string, Metrics>;
 
 beforeAll(async () => {
-  for (const l of readNcuRawCsv(join(import.meta.dirname, 'probes', 'shared_misc_probe_h200.csv')))
-    h200.set(l.kernelName, Object.fromEntries(Object.entries(l.metrics).map(([id, v]) => [id, Number(v.value)])));
-  const report = await profileFile({ file: 'kernels/shared_misc_probe.ts', grid: [64, 1, 1] });
-  for (const k of report.kernels as KernelResult[]) ours.set(k.name, k.metrics as Metrics);
+  ({ h200, ours } = await probeMetrics('shared_misc_probe_h200.csv', 'kernels/shared_misc_probe.ts', 64));
 }, 60_000);
 
 describe('shared-pipe wavefronts of special-register reads and warp primitives vs the H200 probe', () => {
