@@ -415,7 +415,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       }
       case 'ld':
       case 'st':
-        emit(i.space === 'shared' ? genSharedAccess(i, index, env) : genGlobalAccess(i, index, env, layout), meta(i));
+        emit(i.space === 'shared' ? genSharedAccess(i, index, env, layout) : genGlobalAccess(i, index, env, layout), meta(i));
         return;
       case 'atom':
         emit(genAtomic(i, index, env), meta(i));

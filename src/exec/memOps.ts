@@ -111,6 +111,25 @@ interface PageState {
 
 type LaneLoop = (w: Warp, m: number, st: PageState, sec: Float64Array, bm: Uint32Array) => number;
 
+/** generated code for lane `l`'s address (an immediate address is the same number in every lane) */
+function laneAddress(refs: RegRefs, address: { reg: number } | { imm: number | bigint }): (l: string) => string {
+  const immAddr = 'imm' in address ? Number(address.imm) : 0;
+  return (l) => ('reg' in address ? refs.lane(address.reg, l) : `(${Object.is(immAddr, -0) ? '-0' : String(immAddr)})`);
+}
+
+/** generated code moving lane `l`'s components between its registers and `arr[b + k]` */
+function laneMoves(refs: RegRefs, isLoad: boolean, regIds: number[], imms: (number | bigint)[]): string {
+  return regIds
+    .map((r, k) => {
+      const at = k === 0 ? 'b' : `b + ${k}`;
+      if (isLoad) return `${refs.lane(r, 'l')} = arr[${at}];`;
+      const imm = imms[k];
+      const value = r >= 0 ? refs.lane(r, 'l') : typeof imm === 'bigint' ? `${imm}n` : String(imm);
+      return `arr[${at}] = ${value};`;
+    })
+    .join(' ');
+}
+
 /**
  * The per-lane part of a global load/store, generated per instruction so each has its own inline
  * caches (one typed-array kind, one register layout) — closures sharing one body go megamorphic. The
@@ -127,18 +146,8 @@ function laneLoop(
   layout: RegLayout,
 ): LaneLoop {
   const refs = new RegRefs(layout);
-  // an immediate address is the same number in every lane
-  const immAddr = 'imm' in address ? Number(address.imm) : 0;
-  const addrLane = (l: string): string => ('reg' in address ? refs.lane(address.reg, l) : `(${Object.is(immAddr, -0) ? '-0' : String(immAddr)})`);
-  const moves = regIds
-    .map((r, k) => {
-      const at = k === 0 ? 'b' : `b + ${k}`;
-      if (isLoad) return `${refs.lane(r, 'l')} = arr[${at}];`;
-      const imm = imms[k];
-      const value = r >= 0 ? refs.lane(r, 'l') : typeof imm === 'bigint' ? `${imm}n` : String(imm);
-      return `arr[${at}] = ${value};`;
-    })
-    .join(' ');
+  const addrLane = laneAddress(refs, address);
+  const moves = laneMoves(refs, isLoad, regIds, imms);
   const laneAddr = addrLane('l');
   const fast = size <= 16 && (size & (size - 1)) === 0 ? contiguousPath(isLoad, size, shift, moves, addrLane) : '';
   const laneBytes = size >= 32 ? 0xffffffff : ((1 << size) - 1) >>> 0;
@@ -317,45 +326,30 @@ function sharedSource(a: Float64Array, m: number): number {
  * The shared half of an access, or of an LDGSTS (`part`), whose slot counts the request: its
  * wavefronts follow LDGSTS_WAVEFRONTS, `from` being the copy's source addresses.
  */
-export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: ExecEnv, part: 'own' | { bypass: boolean; from: { reg: number } | { imm: number | bigint } } = 'own'): Exec {
+export function genSharedAccess(
+  i: GlobalLd | GlobalSt,
+  index: number,
+  env: ExecEnv,
+  layout: RegLayout,
+  part: 'own' | { bypass: boolean; from: { reg: number } | { imm: number | bigint } } = 'own',
+): Exec {
   const copy = part === 'own' ? null : { bypass: part.bypass, from: addrSource(part.from) };
   const isLoad = i.op === 'ld';
   const size = elemBytes(i.elem);
-  const comps = i.elem.tag === 'vec' ? i.elem.n : 1;
   const compKind = i.elem.tag === 'vec' ? i.elem.elem.kind : i.elem.kind;
   const { view, shift } = viewOf(compKind);
-  const addrs = addrSource(i.addr);
   const regIds = isLoad ? i.dsts : i.values.map((v) => ('reg' in v ? v.reg : -1));
   const imms = isLoad ? [] : i.values.map((v) => ('imm' in v ? v.imm : 0));
   const c = env.counters;
-  const limit = env.sharedBytes;
-  const compRegs: (RegArray | null)[] = new Array<RegArray | null>(comps).fill(null);
+  const fault = (w: Warp, l: number, off: number): never =>
+    off < 0 || off + size > env.sharedBytes ? oobFault(env, w, l, off, size, isLoad ? 'read' : 'write', 'shared', i.loc) : misalignedFault(env, w, l, off, size, 'shared', i.loc);
+  const lanesFn = sharedLaneLoop(isLoad, size, shift, env.sharedBytes, regIds, imms, i.addr, layout);
+  const offs = new Float64Array(32);
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
-    const a = addrs(w);
-    const page = w.shared as Page;
-    const arr = page[view];
-    for (let k = 0; k < comps; k++) {
-      const r = regIds[k] as number;
-      compRegs[k] = r >= 0 ? (w.regs[r] as RegArray) : null;
-    }
-    for (let l = 0; l < 32; l++) {
-      if (((m >>> l) & 1) === 0) continue;
-      const off = a[l] as number;
-      if (off < 0 || off + size > limit) oobFault(env, w, l, off, size, isLoad ? 'read' : 'write', 'shared', i.loc);
-      if (off % size !== 0) misalignedFault(env, w, l, off, size, 'shared', i.loc);
-      const base = off >> shift;
-      if (isLoad) {
-        for (let k = 0; k < comps; k++) (compRegs[k] as RegArray)[l] = arr[base + k] as never;
-      } else {
-        for (let k = 0; k < comps; k++) {
-          const reg = compRegs[k];
-          arr[base + k] = (reg ? reg[l] : imms[k]) as never;
-        }
-      }
-    }
-    const r = banks.run(a, m, size);
+    lanesFn(w, m, (w.shared as Page)[view], offs, fault);
+    const r = banks.run(offs, m, size);
     if (copy) {
       const data = copy.bypass ? 0 : Math.max(r.wavefronts, sharedSource(copy.from(w), m));
       c.wavefronts[index] = (c.wavefronts[index] as number) + LDGSTS_WAVEFRONTS + data;
@@ -368,6 +362,43 @@ export function genSharedAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
     if (env.observer) env.observer.memory(w, index, null, r.wavefronts);
   };
+}
+
+type SharedLaneLoop = (w: Warp, m: number, arr: Page[ViewName], offs: Float64Array, fault: (w: Warp, l: number, off: number) => never) => void;
+
+/**
+ * The per-lane part of a shared load/store, generated per instruction as laneLoop is for global
+ * ones (one typed-array kind, the registers through the launch's views): bounds and alignment
+ * checked against the block's `limit` bytes, the data moved, each active lane's offset left in
+ * `offs` for the bank model.
+ */
+function sharedLaneLoop(
+  isLoad: boolean,
+  size: number,
+  shift: number,
+  limit: number,
+  regIds: number[],
+  imms: (number | bigint)[],
+  address: { reg: number } | { imm: number | bigint },
+  layout: RegLayout,
+): SharedLaneLoop {
+  const refs = new RegRefs(layout);
+  const addr = laneAddress(refs, address)('l');
+  const moves = laneMoves(refs, isLoad, regIds, imms);
+  // a test by mask where the size allows: an offset is a double, and % on doubles is a runtime call
+  const aligned = (size & (size - 1)) === 0 ? `(off | 0) === off && (off & ${size - 1}) === 0` : `off % ${size} === 0`;
+  const src = `return function sharedLanes(w, m, arr, offs, fault) {
+    ${refs.declarations()}
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const off = ${addr};
+      if (!(off >= 0 && off + ${size} <= ${limit} && ${aligned})) fault(w, l, off);
+      offs[l] = off;
+      const b = off >> ${shift};
+      ${moves}
+    }
+  };`;
+  return new Function('K', src)(layout.shared) as SharedLaneLoop;
 }
 
 type CpAsync = Extract<Instr, { op: 'cpasync' }>;
@@ -383,7 +414,7 @@ export function genCpAsync(i: CpAsync, index: number, env: ExecEnv, layout: RegL
   const part: ScalarType = elem.tag === 'vec' ? elem.elem : elem;
   const load = genGlobalAccess({ op: 'ld', space: 'global', dsts: i.tmps, elem, addr: i.from, cache: i.cache, property, loc }, index, env, layout);
   const values = i.tmps.map((reg) => ({ reg, type: part }));
-  const store = genSharedAccess({ op: 'st', space: 'shared', values, elem, addr: i.to, cache: 'wb', property, loc }, index, env, { bypass: i.cache === 'cg', from: i.from });
+  const store = genSharedAccess({ op: 'st', space: 'shared', values, elem, addr: i.to, cache: 'wb', property, loc }, index, env, layout, { bypass: i.cache === 'cg', from: i.from });
   return (w: Warp) => {
     load(w);
     store(w);

@@ -394,16 +394,24 @@ export class L2Cache {
     return -1;
   }
 
-  /** LRU victim among [from, to) with class priority; invalid ways first */
-  private pick(from: number, to: number, allowLast: boolean): number {
+  /**
+   * LRU victim among [from, to) with class priority; invalid ways first, those from `emptyFrom` on
+   * before the others (a normal line takes a free way outside the set-aside first)
+   */
+  private pick(from: number, to: number, allowLast: boolean, emptyFrom = from): number {
     const t = this.tag;
     const c = this.cls;
     const s = this.stamp;
     let best = -1;
     let bestCls = 3;
     let bestStamp = Infinity;
+    let empty = -1;
     for (let i = from; i < to; i++) {
-      if (t[i] === EMPTY) return i;
+      if (t[i] === EMPTY) {
+        if (i >= emptyFrom) return i;
+        if (empty < 0) empty = i;
+        continue;
+      }
       const k = c[i]!;
       if (k === CLS_LAST && !allowLast) continue;
       const st = s[i]!;
@@ -413,6 +421,7 @@ export class L2Cache {
         bestStamp = st;
       }
     }
+    if (empty >= 0) return empty;
     if (bestCls === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
       // the oldest clean normal line instead
       let clean = -1;
@@ -435,12 +444,6 @@ export class L2Cache {
   /** a deterministic draw (hash of a counter) with probability dirtyVictimSkip */
   private skipDirty(): boolean {
     return hash32(++this.skipDraws) < this.skipBelow;
-  }
-
-  private firstEmpty(from: number, to: number): number {
-    const t = this.tag;
-    for (let i = from; i < to; i++) if (t[i] === EMPTY) return i;
-    return -1;
   }
 
   private evict(i: number): void {
@@ -533,9 +536,7 @@ export class L2Cache {
     if (k === CLS_LAST) {
       w = this.pick(base, base + q, true);
     } else {
-      // with no set-aside, pick's scan returns the first empty way itself
-      w = q === 0 ? -1 : this.firstEmpty(base + q, base + this.ways);
-      if (w < 0) w = this.pick(base, base + this.ways, false);
+      w = this.pick(base, base + this.ways, false, base + q);
       if (w < 0) w = this.pick(base, base + this.ways, true);
     }
     this.evict(w);

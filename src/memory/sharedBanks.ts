@@ -13,46 +13,64 @@ export interface BankResult {
 
 const BANKS = 32;
 
-export class SharedBanks {
-  /** distinct word addresses seen per bank in this instruction */
-  private readonly words = new Float64Array(BANKS * 128);
-  private readonly counts = new Int32Array(BANKS);
+/** slots of the set of distinct words (at most 128 per instruction: a quarter full) */
+const SLOTS = 512;
 
-  /** wavefronts for lanes in `mask` accessing `size` bytes at byte offsets offs[lane] */
+export class SharedBanks {
+  /**
+   * The distinct words of this instruction: an open-addressing set whose slots are current when
+   * their generation is this run's, and the distinct words per bank likewise, so that nothing is
+   * cleared per run and a 32-way conflict costs no more than a conflict-free access.
+   */
+  private readonly keys = new Int32Array(SLOTS);
+  private readonly keyGen = new Int32Array(SLOTS);
+  private readonly counts = new Int32Array(BANKS);
+  private readonly countGen = new Int32Array(BANKS);
+  private gen = 0;
+  /** the result of the last run (one object, read at once by the caller) */
+  private readonly result: BankResult = { wavefronts: 0, ideal: 0 };
+
+  /**
+   * wavefronts for lanes in `mask` accessing `size` bytes at byte offsets offs[lane] (valid offsets
+   * into a block's shared memory: non-negative integers)
+   */
   run(offs: Float64Array, mask: number, size: number): BankResult {
-    const counts = this.counts;
-    counts.fill(0);
-    const words = this.words;
+    if (this.gen === 0x7fffffff) {
+      this.gen = 0;
+      this.keyGen.fill(0);
+      this.countGen.fill(0);
+    }
+    const g = ++this.gen;
+    const { keys, keyGen, counts, countGen } = this;
     const wordsPerLane = size <= 4 ? 1 : size / 4;
     let unique = 0;
     let worst = 0;
     for (let l = 0; l < 32; l++) {
       if (((mask >>> l) & 1) === 0) continue;
-      const first = Math.floor((offs[l] as number) / 4);
+      const first = (offs[l] as number) >>> 2;
       for (let k = 0; k < wordsPerLane; k++) {
         const word = first + k;
+        let h = Math.imul(word, 0x9e3779b1) >>> 23;
+        while (keyGen[h] === g && keys[h] !== word) h = (h + 1) & (SLOTS - 1);
+        if (keyGen[h] === g) continue;
+        keyGen[h] = g;
+        keys[h] = word;
         const bank = word & (BANKS - 1);
-        const base = bank * 128;
-        const c = counts[bank] as number;
-        let seen = false;
-        for (let j = 0; j < c; j++) {
-          if (words[base + j] === word) {
-            seen = true;
-            break;
-          }
-        }
-        if (seen) continue;
-        words[base + c] = word;
-        counts[bank] = c + 1;
+        const c = countGen[bank] === g ? (counts[bank] as number) + 1 : 1;
+        countGen[bank] = g;
+        counts[bank] = c;
         unique++;
-        if (c + 1 > worst) worst = c + 1;
+        if (c > worst) worst = c;
       }
     }
-    if (unique === 0) return { wavefronts: 0, ideal: 0 };
+    const r = this.result;
+    if (unique === 0) {
+      r.wavefronts = r.ideal = 0;
+      return r;
+    }
     const minimum = size >= 16 ? 2 : 1;
-    return {
-      wavefronts: Math.max(minimum, worst),
-      ideal: Math.max(minimum, Math.ceil((unique * 4) / 128)),
-    };
+    r.wavefronts = Math.max(minimum, worst);
+    r.ideal = Math.max(minimum, Math.ceil((unique * 4) / 128));
+    return r;
   }
 }
