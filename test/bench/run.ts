@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: interpreter speed in warp instructions per second (warp-level instructions
  * executed, the unit of smsp__inst_executed) with every counter and the cache hierarchy on, for a
- * memory-heavy and an ALU-heavy kernel (the median of 5 timed runs after a warm-up). Prints
+ * memory-heavy and an ALU-heavy kernel (the median of 3 timed runs after a warm-up). Prints
  * `warp_instructions_per_second: N` per workload.
  * Then issue #5's target: the whole family-5 launch sequence of one L2-persistence variant (pass 1
  * and pass 2 four times, then the eviction kernel: 9 launches, L2 kept between launches) in under
@@ -23,7 +23,7 @@ const WORKLOADS: Workload[] = [
 ];
 
 /** timed runs per workload, after one warm-up: the figure is their median (the host's noise is ±20 % per run) */
-const RUNS = 5;
+const RUNS = 3;
 
 async function measure(w: Workload): Promise<{ instr: number; seconds: number[] }> {
   // warm-up: module load and JIT
