@@ -53,10 +53,10 @@ function pass1Body(k: KernelBuilder, src: PtrVal, dst: PtrVal, tmp: PtrVal, fiel
   const dstm = k.let(f32, 1.0);
   k.for(0, nz, 1, () => {
     pos.set(pos.add(ks));
-    const s = (src.at(pos).get())
-      .add(src.at(pos.add(field)).get())
-      .add(src.at(pos.add(field.mul(2))).get())
-      .add(src.at(pos.add(field.mul(3))).get());
+    // the four loads first, then the sum: nvcc issues the four LDGs back to back (the ground truth's
+    // SASS), so a warp has them all in flight before its first FADD waits
+    const [a, b, c, d] = [0, 1, 2, 3].map((f) => src.at(f === 0 ? pos : pos.add(field.mul(f))).get());
+    const s = a!.add(b!).add(c!).add(d!);
     const t = dstm.mul(s);
     dst.at(pos).store(t.add(1.0));
     tmp.at(pos).store(t.sub(1.0));

@@ -37,7 +37,8 @@ export interface L2Options {
    * The dirty cap once the kernel has ended (settleDirty), the same way: the L2 writes the excess back
    * between kernels, counted by none. [MEAS] the same store kernels leave 28.8 / 28.7 / 28.7 MB dirty for
    * the next kernel (7.40 ways), ~1.1 MB less than they held; l2_setaside_probe.cu: 28.5 / 28.6 / 28.5 /
-   * 28.1 MB after 64 MiB of stores with 0-4 sixteenths set aside. Default: dirtyWays.
+   * 28.1 MB after 64 MiB of stores with 0-4 sixteenths set aside. Between kernels it binds dirty
+   * persisting lines as well (settleDirty). Default: dirtyWays.
    */
   idleDirtyWays?: number;
   /** see dirtyWays (default 0) */
@@ -138,6 +139,8 @@ export class L2Cache {
   /** dirty-line cap per set (non-persisting lines) while a kernel runs, and once it has ended */
   private readonly dirtyCap: Uint8Array;
   private readonly idleDirtyCap: Uint8Array;
+  /** dirty lines of any class per set once the kernel has ended (idleDirtyWays, dithered; settleDirty) */
+  private readonly idleAnyCap: Uint8Array;
   private readonly dirtyWays: number;
   private readonly idleDirtyWays: number;
   private readonly cleanWays: number;
@@ -229,6 +232,7 @@ export class L2Cache {
     this.partialWeight = opts.partialDirtyWeight ?? 1;
     this.dirtyCap = new Uint8Array(this.sets);
     this.idleDirtyCap = new Uint8Array(this.sets);
+    this.idleAnyCap = new Uint8Array(this.sets);
     this.dirtyWays = opts.dirtyWays ?? this.ways;
     this.idleDirtyWays = opts.idleDirtyWays ?? this.dirtyWays;
     this.cleanWays = opts.cleanWays ?? 0;
@@ -279,6 +283,7 @@ export class L2Cache {
       const room = this.ways - q - this.cleanWays;
       this.dirtyCap[s] = Math.max(1, Math.floor(Math.min(this.dirtyWays, room) + dither));
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
+      this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
       const base = s * this.ways;
       for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
     }
@@ -320,9 +325,19 @@ export class L2Cache {
     }
   }
 
-  /** the kernel has ended: every set cleans its LRU dirty lines down to the idle cap (idleDirtyWays) */
+  /**
+   * The kernel has ended: every set cleans its LRU dirty lines down to the idle cap (idleDirtyWays),
+   * its persisting lines too: between kernels the L2 writes back whatever is dirty beyond that room,
+   * whatever its class. [MEAS] family 5 (ncu_raw_l2.csv): after pass 2, annot and window hold their
+   * 33.5 MB of dst and tmp dirty as persisting lines, and their evict kernels write back 29.5 / 29.7 MB,
+   * the dirty room the store kernels leave (l2_setaside_probe.cu, 28.1-28.8 MB); within a kernel the
+   * passes write back no more than 0.1-1.0 MB, so the cap binds persisting lines between kernels only.
+   */
   settleDirty(): void {
-    for (let s = 0; s < this.sets; s++) if (this.idleDirtyCap[s]! < this.dirtyCap[s]!) this.capDirty(s, -1, this.idleDirtyCap[s]!);
+    for (let s = 0; s < this.sets; s++) {
+      if (this.idleDirtyCap[s]! < this.dirtyCap[s]!) this.capDirty(s, -1, this.idleDirtyCap[s]!);
+      if (this.quota[s]! > 0) this.capDirty(s, -1, this.idleAnyCap[s]!, true);
+    }
   }
 
   /** number of dirty sectors resident (tests / diagnostics) */
@@ -506,18 +521,20 @@ export class L2Cache {
     this.partialStamp[w] = this.clock;
   }
 
-  /** keep at most dirtyCap dirty non-persisting lines in the set: clean the LRU one(s) */
-  private capDirty(set: number, keep: number, cap: number): void {
+  /** keep at most `cap` dirty non-persisting lines (with `persisting`, dirty lines of any class) in the set: clean the LRU one(s) */
+  private capDirty(set: number, keep: number, cap: number, persisting = false): void {
     const base = set * this.ways;
     const pw = this.partialWeight;
+    // the class no line is of when every class counts
+    const exempt = persisting ? -1 : CLS_LAST;
     let n = 0;
-    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== CLS_LAST) n += this.partial[i] !== 0 ? pw : 1;
+    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== exempt) n += this.partial[i] !== 0 ? pw : 1;
     while (n > cap) {
       // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial)
       let lru = -1;
       let st = Infinity;
       for (let i = base; i < base + this.ways; i++)
-        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== CLS_LAST && this.stamp[i]! < st) {
+        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== exempt && this.stamp[i]! < st) {
           st = this.stamp[i]!;
           lru = i;
         }

@@ -88,10 +88,11 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
 
   it('discard_memory removes the write-back of the discarded tmp lines (evict kernel DRAM writes drop)', () => {
     const evictWr = (v: Variant, side: 'ncu' | 'warpsight') => total(v, WR, side, /_evict$/);
-    // H200: 29.5 MB (annot) -> 17.2 MB (annotdiscard): tmp's 16 MiB not written back
-    const drop = evictWr('annot', 'warpsight') - evictWr('annotdiscard', 'warpsight');
-    expect(drop).toBeGreaterThan(0.8 * 16 * 2 ** 20);
-    expect(drop).toBeLessThan(1.2 * 16 * 2 ** 20);
+    // H200: 29.5 MB (annot) -> 17.2 MB (annotdiscard): tmp's 16 MiB are not written back, but annot's
+    // dst and tmp (33.5 MB) were already cleaned down to the L2's idle dirty room, so the drop is 12.3 MB
+    const drop = (side: 'ncu' | 'warpsight') => evictWr('annot', side) - evictWr('annotdiscard', side);
+    expect(drop('ncu')).toBeGreaterThan(12e6);
+    expect(Math.abs(drop('warpsight') - drop('ncu')) / drop('ncu')).toBeLessThan(0.15);
     expect(Math.abs(evictWr('annotdiscard', 'warpsight') - evictWr('annotdiscard', 'ncu')) / evictWr('annotdiscard', 'ncu')).toBeLessThan(0.15);
   });
 
@@ -134,5 +135,15 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
   it('window: dst and tmp stay in the L2 (no DRAM reads in pass 2, ~no writes in the loop)', () => {
     expect(num('window', 'pass2', RD)).toBeLessThan(0.1e6);
     expect(total('window', WR, 'warpsight', /pass[12]$/)).toBeLessThan(5e6);
+  });
+
+  it('pass 1 runs faster where it writes nothing back: annotated and window (H200 25-27 µs) vs plain (31-32 µs)', () => {
+    // pass 1 streams 64 MiB from DRAM with its four loads in flight per warp; plain's also writes back
+    // 23-33 MB of the previous rep's lines, which the persisting variants keep in the set-aside
+    const DUR = 'gpu__time_duration.sum';
+    for (const side of ['ncu', 'warpsight'] as const) {
+      const mean = (v: Variant) => total(v, DUR, side, /pass1$/) / 4;
+      for (const v of ['annot', 'annotdiscard', 'window'] as const) expect(mean(v), `${side} ${v}`).toBeLessThan(0.9 * mean('plain'));
+    }
   });
 });
