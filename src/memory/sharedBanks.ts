@@ -14,7 +14,8 @@ export interface BankResult {
 const BANKS = 32;
 
 /** slots of the set of distinct words (at most 128 per instruction: a quarter full) */
-const SLOTS = 512;
+const SLOT_BITS = 9;
+const SLOTS = 1 << SLOT_BITS;
 
 export class SharedBanks {
   /**
@@ -50,7 +51,7 @@ export class SharedBanks {
       const first = (offs[l] as number) >>> 2;
       for (let k = 0; k < wordsPerLane; k++) {
         const word = first + k;
-        let h = Math.imul(word, 0x9e3779b1) >>> 23;
+        let h = Math.imul(word, 0x9e3779b1) >>> (32 - SLOT_BITS);
         while (keyGen[h] === g && keys[h] !== word) h = (h + 1) & (SLOTS - 1);
         if (keyGen[h] === g) continue;
         keyGen[h] = g;
