@@ -15,6 +15,16 @@
  * writes 0.61 and 0.57 MB there (g_ld_u32_coalesced and l2d_copy_d0): within 10 % of the H200's mean
  * in both, though it moves the other way between them. (micro.cu's own g_ld_u32_broadcast, the same
  * lines, wrote 0.52-0.63 MB in the ground truth's nine runs: test/fidelity/probes/gt_repeat_h200.csv.)
+ *
+ * How many L2 read requests the copy makes does too, at equal lines (l2_misaligned_probe.cu,
+ * l2_misaligned_probe_h200.csv, 5 runs each over micro.cu's buffers; mean MB written, L2 read
+ * requests): coalesced 0.577 (131k), shift32 0.576 (131k), broadcast 0.563 (131k), inblock 0.622
+ * (158k: two lines per warp, none shared between blocks), misaligned 0.643 (172k), half 0.714 (181k).
+ * Known gap, not modelled: Warpsight writes 0.613-0.620 MB for all six (its LRU sets push out by
+ * lines, not by requests), and it sends the misaligned copies' second line of a warp to the L2 as a
+ * request of its own every time (262k, inblock 246k): a block's warps run in index order, so the
+ * warp needing only a line's first sector always asks before the warp needing all of it, where the
+ * H200's LSU often takes the whole-line request first (1.31 requests per line).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
