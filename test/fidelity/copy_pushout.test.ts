@@ -24,7 +24,8 @@
  * lines, not by requests), and it sends the misaligned copies' second line of a warp to the L2 as a
  * request of its own every time (262k, inblock 246k): a block's warps run in index order, so the
  * warp needing only a line's first sector always asks before the warp needing all of it, where the
- * H200's LSU often takes the whole-line request first (1.31 requests per line).
+ * H200 makes 1.31 requests per line (in most pairs the whole-line request goes first, or the two are
+ * merged; which, the probe does not tell).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
