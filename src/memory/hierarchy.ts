@@ -7,7 +7,7 @@ import {
   type AccessProperty,
   type L2Hint,
 } from './accessProperty.js';
-import { Dram } from './dram.js';
+import { Dram, popcount4 } from './dram.js';
 import { L1Cache } from './l1Cache.js';
 import { L2Cache } from './l2Cache.js';
 import { StoreCombiner } from './storeCombiner.js';
@@ -270,10 +270,10 @@ export class MemoryHierarchy {
         else lb[j] = masks[i]!;
         i++;
       }
-      const cnt = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1);
+      const cnt = popcount4(mask);
       if (isLoad) {
         const hit = l1Alloc ? l1.load(sm, line, mask, true, evictFirst) : 0;
-        const hc = (hit & 1) + ((hit >> 1) & 1) + ((hit >> 2) & 1) + ((hit >> 3) & 1);
+        const hc = popcount4(hit);
         l1Hit += hc;
         this.l1LdHit += hc;
         this.l1LdMiss += cnt - hc;
