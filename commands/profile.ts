@@ -33,6 +33,11 @@ export default class Profile extends WarpsightCommand {
     page: Flags.option({ options: ['details', 'raw', 'source'] as const, default: 'details', description: 'CSV page (with --csv)' })(),
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
+    timing: Flags.boolean({
+      default: true,
+      allowNo: true,
+      description: 'run the timing model; --no-timing leaves out durations, cycles, throughputs, stall reasons and achieved occupancy (every counter stays the same) and profiles a memory-bound kernel about a quarter faster',
+    }),
   };
 
   async run(): Promise<Report> {
@@ -51,6 +56,7 @@ export default class Profile extends WarpsightCommand {
       ...(flags.block ? { block: parseDim3('block', flags.block) } : {}),
       cacheControl: flags['cache-control'],
       maxWarpInstructions: flags['max-warp-instructions'],
+      timing: flags.timing,
       ...(flags.section ? { sections: flags.section } : {}),
       ...(metrics ? { metrics } : {}),
     });

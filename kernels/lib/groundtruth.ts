@@ -28,9 +28,12 @@ export function patternBuffer(host: Host, bytes: number, seed: number, name: str
   });
 }
 
-/** the 64 sample indices micro.cu's checks read: s*37 for s < 32, then the last 32 threads */
+/** the sample indices micro.cu's checks read, of those below n: s*37 for s < 32, then the last 32 threads */
 export function sampleIndices(n: number): number[] {
-  const out: number[] = [];
-  for (let s = 0; s < 64; s++) out.push(s < 32 ? s * 37 : n - 64 + s);
-  return out;
+  const out = new Set<number>();
+  for (let s = 0; s < 64; s++) {
+    const i = s < 32 ? s * 37 : n - 64 + s;
+    if (i >= 0 && i < n) out.add(i);
+  }
+  return [...out];
 }

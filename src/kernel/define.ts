@@ -36,8 +36,11 @@ export interface KernelDef<P extends ParamTypes = ParamTypes> {
   registers?: number;
   /** allocate and fill inputs; returns the pointer arguments */
   setup(host: Host, scalars: ScalarArgs): Partial<Record<keyof P & string, DevicePtr>>;
-  /** compare the results with a CPU reference: null/undefined when right, else what is wrong */
-  check?(host: Host, args: ArgVals<P>): string | null | undefined;
+  /**
+   * compare the results with a CPU reference: null/undefined when right, else what is wrong; `launch`
+   * is the grid and block that ran (--grid / --block may have changed them)
+   */
+  check?(host: Host, args: ArgVals<P>, launch: { grid: Dim3; block: Dim3 }): string | null | undefined;
   body(k: KernelBuilder, p: ParamVals<P>): void;
 }
 

@@ -26,6 +26,8 @@ export interface SessionOptions {
   block?: Dim3;
   maxWarpInstructions?: number;
   quantum?: number;
+  /** run the timing model (default true); false leaves out what only it measures (ProfileRequest.timing) */
+  timing?: boolean;
 }
 
 export class Session implements ProgramContext {
@@ -141,11 +143,15 @@ export class Session implements ProgramContext {
   private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
     const o = this.opts;
     const cfg = launchConfig(def, scalars, config);
-    const { out, occ, cache } = this.execute(def, args, scalars, cfg, o.grid ?? dim3(cfg.grid), o.block ?? dim3(cfg.block), o.cacheControl);
+    const grid = o.grid ?? dim3(cfg.grid);
+    const block = o.block ?? dim3(cfg.block);
+    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, o.timing ?? true);
     let check: KernelResult['check'];
     if (standalone && def.check) {
-      const msg = def.check(this.host, argsForCheck(def, args, scalars));
-      check = msg ? { passed: false, message: msg } : { passed: true };
+      const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });
+      // most bundled checks sample outputs of the kernel's own launch: say so when it was changed
+      const changed = o.grid || o.block ? ' (--grid/--block changed the launch: the check may read outputs only the kernel\'s own launch writes)' : '';
+      check = msg ? { passed: false, message: msg + changed } : { passed: true };
     }
     const result = finishResult({
       id: this.results.length,

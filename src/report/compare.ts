@@ -210,10 +210,14 @@ function kernelTitle(k: KernelComparison, repeated: ReadonlySet<string>): string
 }
 
 export function summarizeComparison(c: Comparison): string {
-  const changed = c.kernels.reduce((s, k) => s + k.metrics.filter((m) => m.pct !== 0).length, 0);
+  const matched = c.kernels.filter((k) => k.status === 'matched');
+  const changed = matched.reduce((s, k) => s + k.metrics.filter((m) => m.pct !== null && m.pct !== 0).length, 0);
+  // a metric one side lacks (not collected there: profile --no-timing) is not a changed value
+  const oneSided = matched.reduce((s, k) => s + k.metrics.filter((m) => m.pct === null).length, 0);
   const parts = [
-    `${c.kernels.filter((k) => k.status === 'matched').length} kernels compared`,
-    `${changed} metric value${changed === 1 ? "" : "s"} changed`,
+    `${matched.length} kernels compared`,
+    `${changed} metric value${changed === 1 ? '' : 's'} changed`,
+    ...(oneSided > 0 ? [`${oneSided} metric${oneSided === 1 ? '' : 's'} in only one report`] : []),
     `${c.regressions} threshold${c.regressions === 1 ? '' : 's'} crossed`,
   ];
   if (c.unmatched > 0) parts.push(`${c.unmatched} kernel${c.unmatched === 1 ? '' : 's'} in only one report`);

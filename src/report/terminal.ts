@@ -303,5 +303,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ids !== undefined && ids.length > 0 ? new Set(ids) : metrics !== undefined && metrics.length > 0 ? new Set<string>() : undefined;
   const withMetrics: TerminalOptions = metrics === undefined ? opts : { ...opts, metrics };
   const lines = report.kernels.flatMap((kernel) => renderKernelLines(kernel, report.device, withMetrics, wanted));
+  // ncu's way of saying what a run did not collect
+  if (report.options.timing === false) lines.unshift('==WARPSIGHT== profiled with --no-timing: durations, cycles, throughputs, stall reasons and achieved occupancy were not collected');
   return `${lines.join('\n')}\n`;
 }

@@ -44,6 +44,14 @@ describe('compare', () => {
     expect(() => parseThreshold('x=-1')).toThrow(/metric=percent/);
   });
 
+  it('a metric one report lacks (profile --no-timing) is counted apart from changed values', () => {
+    const next = withConflicts(fakeReport(), 16400550 * 2);
+    delete next.kernels[0]?.metrics['gpu__time_duration.sum'];
+    const c = compareReports(fakeReport(), next);
+    expect(c.kernels[0]?.metrics.find((m) => m.metric === 'gpu__time_duration.sum')).toMatchObject({ new: null, pct: null });
+    expect(renderComparison(c)).toContain('2 kernels compared, 1 metric value changed, 1 metric in only one report, 0 thresholds crossed');
+  });
+
   it('from zero is an infinite change', () => {
     expect(percentChange(0, 5)).toBe(Number.POSITIVE_INFINITY);
     expect(percentChange(0, 0)).toBe(0);

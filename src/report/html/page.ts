@@ -191,7 +191,7 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
     `<style>${PAGE_CSS}</style>`,
     '</head><body>',
     `<header><h1>${escapeHtml(title)}</h1>`,
-    `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}</p>`,
+    `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}${options.timing === false ? ' · --no-timing: durations, cycles, throughputs, stall reasons and achieved occupancy not collected' : ''}</p>`,
     pageNotes,
     '</header><main>',
     report.kernels.length > 1 ? launchesTableHtml(report) : '',

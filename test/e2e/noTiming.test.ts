@@ -1,0 +1,54 @@
+/**
+ * `profile --no-timing`: the timing model only observes the interpreter, so leaving it out changes no
+ * counter; only what it measures (durations, cycles, throughputs, stall reasons, achieved occupancy)
+ * is missing, and the report says so. The fidelity runs of the L2 probes rely on this
+ * (test/fidelity/reports.ts COUNTERS_ONLY).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../types/report.schema.js';
+import { profileFile } from '../../src/profile.js';
+import { renderHtml } from '../../src/report/html/index.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+
+/** a cold-cache misaligned copy (L1 hits, the replay residue pushed out) and the seed's L2 hints program */
+const RUNS = [
+  { file: 'kernels/global_loads.ts', kernel: 'g_ld_u32_misaligned', grid: [2112, 1, 1] as [number, number, number] },
+  { file: 'kernels/l2_hints.ts', kernel: 'l2_hints', cacheControl: 'none' as const },
+];
+const TIMED_ONLY = ['gpu__time_duration.sum', 'sm__cycles_elapsed.avg', 'sm__warps_active.avg.pct_of_peak_sustained_active', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'];
+
+describe('profile --no-timing', () => {
+  const pairs: [Report, Report][] = [];
+  beforeAll(async () => {
+    for (const r of RUNS) pairs.push([await profileFile(r), await profileFile({ ...r, timing: false })]);
+  }, 120_000);
+
+  it('every counter equals the timed run; only the timing metrics are missing', () => {
+    for (const [timed, untimed] of pairs) {
+      expect(untimed.kernels.length).toBe(timed.kernels.length);
+      for (const [i, k] of untimed.kernels.entries()) {
+        const t = timed.kernels[i]!;
+        expect(k.name).toBe(t.name);
+        // the counters that decide the memory figures are there and equal
+        for (const id of ['dram__bytes_write.sum', 'dram__bytes_read.sum', 'lts__t_sector_hit_rate.pct', 'l1tex__t_sector_hit_rate.pct', 'smsp__inst_executed.sum'])
+          expect(k.metrics[id], `${k.name} ${id}`).toBeDefined();
+        for (const [id, v] of Object.entries(k.metrics)) expect(v, `${k.name} ${id}`).toEqual(t.metrics[id]);
+        expect(k.instructions).toEqual(t.instructions);
+        for (const id of TIMED_ONLY) {
+          expect(t.metrics[id], `${t.name} timed ${id}`).toBeDefined();
+          expect(k.metrics[id], `${k.name} untimed ${id}`).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('the report records it, and the console and the HTML page say what was not collected', async () => {
+    const [timed, untimed] = pairs[1]!;
+    expect(untimed.options.timing).toBe(false);
+    expect(timed.options.timing).toBeUndefined();
+    expect(renderTerminal(untimed)).toMatch(/^==WARPSIGHT== profiled with --no-timing: durations, cycles/);
+    expect(renderTerminal(timed)).not.toContain('--no-timing');
+    expect(await renderHtml(untimed)).toContain('cache control: none · --no-timing: durations, cycles');
+    expect(await renderHtml(timed)).not.toContain('--no-timing');
+  }, 60_000);
+});
