@@ -15,6 +15,8 @@ export interface Arch {
   smClockHz: number;
   /** DRAM clock in Hz as ncu reports `dram__cycles_elapsed.avg.per_second` */
   dramClockHz: number;
+  /** L2 slice clock in Hz (lts__cycles_elapsed per slice per second) */
+  l2ClockHz: number;
   /** peak DRAM bandwidth, bytes/s */
   dramBandwidth: number;
   warpSize: number;

@@ -53,6 +53,13 @@ export class Calendars {
     this.buckets = nb;
   }
 
+  /** cycles of calendar c's buckets that have any capacity used (the unit was active in them) */
+  activeCycles(c: number): number {
+    let n = 0;
+    for (let b = 0; b < this.buckets; b++) if ((this.used[b * this.count + c] as number) > 0) n++;
+    return n * BUCKET;
+  }
+
   /** first bucket >= b of calendar c with room (path compression) */
   private find(c: number, b: number): number {
     const skip = this.skip;

@@ -107,6 +107,9 @@ export interface TimingParams {
   dramWriteCost: number;
   /** cycles a memory request may wait for service before its warp is throttled */
   queueCycles: number;
+  /** L2 slices that count cycles (lts__cycles_*), and L2 cycles per SM cycle */
+  l2Slices: number;
+  l2CyclesPerCycle: number;
 }
 
 export function timingParams(arch: Arch): TimingParams {
@@ -147,6 +150,8 @@ export function timingParams(arch: Arch): TimingParams {
     overheadCycles: (arch.launchOverheadNs * clk) / 1e9,
     dramWriteCost: T.dramWriteCost,
     queueCycles: 2 * L.dram,
+    l2Slices: arch.l2SlicesActive,
+    l2CyclesPerCycle: arch.l2ClockHz / clk,
   };
 }
 
@@ -809,6 +814,18 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(dramPct, l2Pct, l1PctElapsed);
     m['dram__bytes.sum.per_second'] = ns > 0 ? (dramTotal * 1e9) / ns : 0;
     m['sm__active_sms'] = activeSms;
+    // the units' cycles, as ncu's workload-distribution section and the uncoalesced-access rules take
+    // them: L1TEX counts the SM's (the H200 reports identical numbers); an L2 slice is active in the
+    // cycles the L2 served requests in (its calendar's buckets with traffic)
+    m['l1tex__cycles_active.avg'] = activeSum / smCount;
+    m['l1tex__cycles_active.sum'] = activeSum;
+    m['l1tex__cycles_elapsed.sum'] = smElapsed;
+    const l2Elapsed = elapsed * P.l2CyclesPerCycle;
+    const l2Active = Math.min(elapsed, l2Cal.activeCycles(0)) * P.l2CyclesPerCycle;
+    m['lts__cycles_active.avg'] = l2Active;
+    m['lts__cycles_active.sum'] = l2Active * P.l2Slices;
+    m['lts__cycles_elapsed.avg'] = l2Elapsed;
+    m['lts__cycles_elapsed.sum'] = l2Elapsed * P.l2Slices;
     return m;
   };
 

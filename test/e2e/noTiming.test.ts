@@ -15,7 +15,7 @@ const RUNS = [
   { file: 'kernels/global_loads.ts', kernel: 'g_ld_u32_misaligned', grid: [2112, 1, 1] as [number, number, number] },
   { file: 'kernels/l2_hints.ts', kernel: 'l2_hints', cacheControl: 'none' as const },
 ];
-const TIMED_ONLY = ['gpu__time_duration.sum', 'sm__cycles_elapsed.avg', 'sm__warps_active.avg.pct_of_peak_sustained_active', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'];
+const TIMED_ONLY = ['gpu__time_duration.sum', 'sm__cycles_elapsed.avg', 'lts__cycles_active.sum', 'sm__warps_active.avg.pct_of_peak_sustained_active', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'];
 
 describe('profile --no-timing', () => {
   const pairs: [Report, Report][] = [];
@@ -40,6 +40,15 @@ describe('profile --no-timing', () => {
         }
       }
     }
+  });
+
+  it("the rules that weigh cycles fall back as ncu's do (the uncoalesced loads' speedup: local 0 %)", () => {
+    const [timed, untimed] = pairs[0]!;
+    const rule = (r: Report) => r.kernels[0]?.rules.find((x) => x.id === 'UncoalescedGlobalAccess');
+    expect(rule(timed)?.speedup?.type).toBe('global');
+    expect(rule(timed)?.speedup?.value).toBeGreaterThan(1);
+    expect(rule(untimed)?.message).toBe(rule(timed)?.message);
+    expect(rule(untimed)?.speedup).toEqual({ type: 'local', value: 0 });
   });
 
   it('the report records it, and the console and the HTML page say what was not collected', async () => {

@@ -99,3 +99,13 @@ export function excessTotals(
   }
   return { total, ideal, differing, excess: total - ideal, lines: sortedLines(lines), paired };
 }
+
+/**
+ * The uncoalesced-access rules' estimate: the unit's active share of the elapsed cycles × excess /
+ * total (global); as ncu, a local 0 % when the unit's cycles were not collected (profile --no-timing)
+ */
+export function excessSpeedup(metrics: Readonly<Record<string, MetricValue>>, unit: 'lts' | 'l1tex', t: ExcessTotals): NonNullable<RuleResult['speedup']> {
+  const active = num(metrics, `${unit}__cycles_active.sum`) ?? 0;
+  const elapsed = num(metrics, `${unit}__cycles_elapsed.sum`) ?? 0;
+  return elapsed > 0 && t.total > 0 ? speedup('global', (active / elapsed) * (t.excess / t.total) * 100) : speedup('local', 0);
+}

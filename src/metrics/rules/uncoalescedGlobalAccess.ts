@@ -5,7 +5,7 @@
  * excessive sectors. Speedup (global) = L2 active/elapsed cycles × excessive / total sectors.
  */
 import type { RuleResult } from '../../../types/report.schema.js';
-import { excessTotals, f, int, link, num, speedup } from './common.js';
+import { excessSpeedup, excessTotals, f, int, link } from './common.js';
 import type { RuleContext } from './types.js';
 
 export const id = 'UncoalescedGlobalAccess';
@@ -16,10 +16,7 @@ export function uncoalescedGlobalAccess(ctx: RuleContext): RuleResult | null {
   // ncu: nothing to report when the kernel meets the ideal, and no verdict on unpaired metrics
   if (!t.paired || t.total <= t.ideal || t.differing <= 0) return null;
 
-  const active = num(ctx.metrics, 'lts__cycles_active.sum') ?? 0;
-  const elapsed = num(ctx.metrics, 'lts__cycles_elapsed.sum') ?? 0;
-  const estimate =
-    elapsed > 0 && t.total > 0 ? speedup('global', (active / elapsed) * (t.excess / t.total) * 100) : speedup('local', 0);
+  const estimate = excessSpeedup(ctx.metrics, 'lts', t);
 
   return {
     id,

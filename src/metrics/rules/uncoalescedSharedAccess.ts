@@ -5,7 +5,7 @@
  * excessive wavefronts. Speedup (global) = L1TEX active/elapsed cycles × excessive / total.
  */
 import type { RuleResult } from '../../../types/report.schema.js';
-import { excessTotals, f, int, link, num, speedup } from './common.js';
+import { excessSpeedup, excessTotals, f, int, link } from './common.js';
 import type { RuleContext } from './types.js';
 
 export const id = 'UncoalescedSharedAccess';
@@ -15,10 +15,7 @@ export function uncoalescedSharedAccess(ctx: RuleContext): RuleResult | null {
   const t = excessTotals(ctx.instructions, 'memory_l1_wavefronts_shared', 'memory_l1_wavefronts_shared_ideal');
   if (!t.paired || t.total <= t.ideal || t.differing <= 0) return null;
 
-  const active = num(ctx.metrics, 'l1tex__cycles_active.sum') ?? 0;
-  const elapsed = num(ctx.metrics, 'l1tex__cycles_elapsed.sum') ?? 0;
-  const estimate =
-    elapsed > 0 && t.total > 0 ? speedup('global', (active / elapsed) * (t.excess / t.total) * 100) : speedup('local', 0);
+  const estimate = excessSpeedup(ctx.metrics, 'l1tex', t);
 
   return {
     id,
