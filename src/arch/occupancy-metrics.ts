@@ -4,6 +4,7 @@
  * Values are unrounded; ncu's console rounds waves to 2 decimals (15.515... prints 15.52).
  */
 import type { OccupancyResult } from './occupancy.js';
+import type { Arch } from './types.js';
 import { seriesSum } from './occupancy-series.js';
 
 /** the function cache preference of a kernel that sets none (ncu launch__func_cache_config) */
@@ -44,5 +45,28 @@ export function occupancyMetrics(r: OccupancyResult): Record<string, number | st
     sm__maximum_warps_avg_per_active_cycle: r.activeWarpsPerSm,
     sm__maximum_warps_per_active_cycle_pct: r.occupancyPct,
     smsp__maximum_warps_avg_per_active_cycle: r.warpsPerScheduler,
+  };
+}
+
+/**
+ * What ncu's Launch Statistics and Occupancy sections show of every launch Warpsight makes: the
+ * default stack, the whole GPU's TPCs, no green context, and (on an arch with clusters) no cluster
+ */
+export function launchFacts(arch: Arch): Record<string, number | string> {
+  return {
+    launch__stack_size: arch.stackSizePerThread,
+    launch__tpc_count: arch.smCount / arch.smsPerTpc,
+    launch__tpc_enabled: 'all',
+    launch__uses_green_context: 0,
+    ...(arch.maxClusterSize > 0
+      ? {
+          launch__cluster_size: 0,
+          launch__cluster_scheduling_policy: 'PolicySpread',
+          launch__cluster_max_potential_size: arch.maxClusterSize,
+          launch__cluster_max_active: 0,
+          launch__occupancy_cluster_pct: 0,
+          launch__occupancy_cluster_gpu_pct: 0,
+        }
+      : {}),
   };
 }

@@ -18,7 +18,7 @@ import { barrierLimit, registerLimit, registersCheckedPerBlock, registersPerWarp
 import { occupancySeries, type OccupancySeriesSet } from './occupancy-series.js';
 import type { Arch } from './types.js';
 
-export { occupancyMetrics } from './occupancy-metrics.js';
+export { launchFacts, occupancyMetrics } from './occupancy-metrics.js';
 export type { OccupancySeries, OccupancySeriesSet, SeriesPoint } from './occupancy-series.js';
 
 export interface OccupancyInput {

@@ -11,6 +11,12 @@ export interface Arch {
   /** compute capability [major, minor] */
   cc: [number, number];
   smCount: number;
+  /** SMs per TPC (ncu launch__tpc_count = smCount / smsPerTpc) */
+  smsPerTpc: number;
+  /** the largest portable thread-block cluster (0: the arch has no clusters) */
+  maxClusterSize: number;
+  /** the default per-thread stack (cudaLimitStackSize) a launch gets */
+  stackSizePerThread: number;
   /** SM clock in Hz (the clock the H200 ground truth ran at) */
   smClockHz: number;
   /** DRAM clock in Hz as ncu reports `dram__cycles_elapsed.avg.per_second` */

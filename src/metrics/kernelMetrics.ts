@@ -63,6 +63,9 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.sectors)),
     'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], at(c.sectors)),
     'smsp__sass_inst_executed_op_branch.sum': branches,
+    // ncu's unpatched branch count takes EXIT in as well: both H200 launches profiled with --set full
+    // (g_ld_u32_stride32, the unpadded transpose) execute no SASS branch and count 131,072, their warps
+    'smsp__inst_executed_op_branch.sum': branches + sum(['exit'], at(c.inst)),
     'smsp__sass_branch_targets.sum': branches,
     'smsp__sass_branch_targets_threads_divergent.sum': divergent,
     // ncu's branch efficiency: share of executed branches whose threads all went one way; 0 with no branch (surprise 6)

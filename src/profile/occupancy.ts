@@ -3,7 +3,7 @@
  * calculator's limits and metrics, and the L1 capacity left by the shared-memory carveout.
  */
 import type { MetricValue } from '../../types/report.schema.js';
-import { assertLaunchable, computeOccupancy, occupancyMetrics } from '../arch/occupancy.js';
+import { assertLaunchable, computeOccupancy, launchFacts, occupancyMetrics } from '../arch/occupancy.js';
 import type { Arch } from '../arch/types.js';
 import { estimateRegisters } from '../ir/registers.js';
 import type { KernelIR } from '../ir/types.js';
@@ -33,7 +33,7 @@ export function occupancyFor(arch: Arch, def: KernelDef, ir: KernelIR, grid: Dim
   });
   // a launch the hardware refuses (register file or static shared memory overflow) stops here
   assertLaunchable(occ, arch);
-  const metrics = occupancyMetrics(occ);
+  const metrics = { ...occupancyMetrics(occ), ...launchFacts(arch) };
   return {
     blocksPerSm: Math.max(1, occ.activeBlocksPerSm),
     registersPerThread: Number(metrics['launch__registers_per_thread'] ?? registers),

@@ -110,6 +110,7 @@ export interface TimingParams {
   /** L2 slices that count cycles (lts__cycles_*), and L2 cycles per SM cycle */
   l2Slices: number;
   l2CyclesPerCycle: number;
+  dramClockHz: number;
 }
 
 export function timingParams(arch: Arch): TimingParams {
@@ -152,6 +153,7 @@ export function timingParams(arch: Arch): TimingParams {
     queueCycles: 2 * L.dram,
     l2Slices: arch.l2SlicesActive,
     l2CyclesPerCycle: arch.l2ClockHz / clk,
+    dramClockHz: arch.dramClockHz,
   };
 }
 
@@ -761,6 +763,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['gpu__time_duration.sum'] = ns;
     m['gpc__cycles_elapsed.max'] = elapsed;
     m['gpc__cycles_elapsed.avg.per_second'] = P.clockHz;
+    m['dram__cycles_elapsed.avg.per_second'] = P.dramClockHz;
     m['sm__cycles_elapsed.avg'] = elapsed;
     m['sm__cycles_elapsed.sum'] = elapsed * smCount;
     m['smsp__cycles_elapsed.sum'] = elapsed * smCount * S;
