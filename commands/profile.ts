@@ -4,6 +4,7 @@ import type { Report } from '../types/report.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
 import { parseDim3, parseParams } from '../src/cli/flags.js';
 import { UserError } from '../src/errors.js';
+import { TIMING_ONLY } from '../src/timing/only.js';
 
 export default class Profile extends WarpsightCommand {
   static override summary = 'Profile a kernel file on the emulated GPU and print what Nsight Compute would';
@@ -36,7 +37,7 @@ export default class Profile extends WarpsightCommand {
     timing: Flags.boolean({
       default: true,
       allowNo: true,
-      description: 'run the timing model; --no-timing leaves out durations, cycles, throughputs, stall reasons and achieved occupancy (every counter stays the same) and profiles a memory-bound kernel about a quarter faster',
+      description: `run the timing model; --no-timing leaves out ${TIMING_ONLY} (every counter stays the same) and profiles a memory-bound kernel about a quarter faster`,
     }),
   };
 

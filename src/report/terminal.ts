@@ -10,6 +10,7 @@
  * ncu output cleanly.
  */
 import type { Device, KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
+import { TIMING_ONLY } from '../timing/only.js';
 import { SECTIONS, appliesTo, ccNumber, type BodyTable, type GridTable, type MetricEntry, type SectionDef } from '../metrics/sections.js';
 import { unitOf as registryUnitOf } from '../metrics/registry.js';
 import { RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
@@ -304,6 +305,6 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const withMetrics: TerminalOptions = metrics === undefined ? opts : { ...opts, metrics };
   const lines = report.kernels.flatMap((kernel) => renderKernelLines(kernel, report.device, withMetrics, wanted));
   // ncu's way of saying what a run did not collect
-  if (report.options.timing === false) lines.unshift('==WARPSIGHT== profiled with --no-timing: durations, cycles, throughputs, stall reasons and achieved occupancy were not collected');
+  if (report.options.timing === false) lines.unshift(`==WARPSIGHT== profiled with --no-timing: ${TIMING_ONLY} were not collected`);
   return `${lines.join('\n')}\n`;
 }

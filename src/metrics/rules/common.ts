@@ -102,7 +102,7 @@ export function excessTotals(
 
 /**
  * The uncoalesced-access rules' estimate: the unit's active share of the elapsed cycles × excess /
- * total (global); as ncu, a local 0 % when the unit's cycles were not collected (profile --no-timing)
+ * total (global); a local 0 % when the unit's cycles were not collected (profile --no-timing)
  */
 export function excessSpeedup(metrics: Readonly<Record<string, MetricValue>>, unit: 'lts' | 'l1tex', t: ExcessTotals): NonNullable<RuleResult['speedup']> {
   const active = num(metrics, `${unit}__cycles_active.sum`) ?? 0;

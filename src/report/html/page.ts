@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { KernelResult, Report, RuleResult } from '../../../types/report.schema.js';
 import { SECTIONS, ccNumber, type SectionDef } from '../../metrics/sections.js';
+import { TIMING_ONLY } from '../../timing/only.js';
 import type { ChartDef } from '../charts/types.js';
 import { formatMetric, formatNumber, formatSpeedup } from '../format.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction } from '../sourceLines.js';
@@ -191,7 +192,7 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
     `<style>${PAGE_CSS}</style>`,
     '</head><body>',
     `<header><h1>${escapeHtml(title)}</h1>`,
-    `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}${options.timing === false ? ' · --no-timing: durations, cycles, throughputs, stall reasons and achieved occupancy not collected' : ''}</p>`,
+    `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}${options.timing === false ? ` · --no-timing: ${TIMING_ONLY} not collected` : ''}</p>`,
     pageNotes,
     '</header><main>',
     report.kernels.length > 1 ? launchesTableHtml(report) : '',
