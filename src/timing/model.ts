@@ -407,7 +407,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   let issued = 0;
   /** the latest store completion (a typed array: a double in a closure variable is boxed at every store) */
   const memEnd = new Float64Array(1);
-  let l1Sectors = 0;
+  /** the L1 data pipe's global wavefronts: one per line a request touches */
+  let l1Lines = 0;
   let sharedWavefronts = 0;
   let l2Sectors = 0;
   let dramBytesSeen = 0;
@@ -679,7 +680,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const l1Hit = outcome ? outcome.l1HitSectors : 0;
     const dramSec = outcome ? outcome.dramSectors : n;
     const dramWb = outcome ? outcome.dramWriteSectors : 0;
-    l1Sectors += n;
+    l1Lines += outcome ? outcome.lines : Math.ceil(n / 4);
     const t1 = l1Cal.reserve(sm, t, n);
     let done = t1 + lat.l1;
     let lastL2 = t1;
@@ -802,7 +803,9 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const smElapsed = elapsed * smCount;
     const issuePct = pct(issued, smElapsed * S);
     const lsuPct = pct(lsuInstr, smElapsed * P.lsuPerCycle);
-    const l1Work = l1Sectors / P.l1SectorsPerCycle + sharedWavefronts / P.sharedWavefrontsPerCycle;
+    // the data pipe's wavefronts: a line of a global request (a stride-32 load's 32 lines take 32,
+    // however few sectors: H200 g_ld_u32_stride32 24.1 % active) or a shared-memory wavefront
+    const l1Work = (l1Lines + sharedWavefronts) / P.sharedWavefrontsPerCycle;
     const l1PctActive = pct(l1Work, activeSum);
     const l1PctElapsed = pct(l1Work, smElapsed);
     const l2Pct = pct(l2Sectors, elapsed * P.l2SectorsPerCycle);
