@@ -3,9 +3,10 @@
  * the launch facts and branch count Warpsight reports exactly, the L1TEX throughput (its data pipe's
  * wavefronts: 24.14 % active for the stride-32 loads, one wavefront per line, 86.80 % for the transpose's
  * conflicted shared accesses), and the L1TEX and L2 cycle counters (ncu's GPU and Memory Workload
- * Distribution section) with what the uncoalesced-access rules make of them: speedup = the unit's active / elapsed cycles × excess / total sectors or
- * wavefronts (ncu 73.90 % for g_ld_u32_stride32's global loads, 91.42 % for the unpadded transpose's
- * shared accesses). Without these counters both rules had no cycles to weigh and said 0 %.
+ * Distribution section) with what the uncoalesced-access rules make of them: speedup = the unit's
+ * active / elapsed cycles × excess / total sectors or wavefronts (ncu 73.90 % for g_ld_u32_stride32's
+ * global loads, 91.42 % for the unpadded transpose's shared accesses). Without these counters both
+ * rules had no cycles to weigh and said 0 %.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
