@@ -23,8 +23,11 @@ export interface MemorySystem {
 export interface ExecObserver {
   /** a warp instruction issued (index into the program's meta) */
   issue(w: Warp, index: number): void;
-  /** a global memory request's outcome */
-  memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number): void;
+  /**
+   * a memory request: a global one's outcome, sectors and distinct 128-B lines; a shared one's
+   * wavefronts as `sectors` (and no lines)
+   */
+  memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number): void;
 }
 
 export interface ExecEnv {

@@ -279,7 +279,8 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     c.requests[index] = (c.requests[index] as number) + 1;
     c.sectors[index] = (c.sectors[index] as number) + n;
     c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(lanes, size);
-    c.tagLookups[index] = (c.tagLookups[index] as number) + distinctLines(coalescer.sectors, n);
+    const lines = distinctLines(coalescer.sectors, n);
+    c.tagLookups[index] = (c.tagLookups[index] as number) + lines;
     c.bytes[index] = (c.bytes[index] as number) + lanes * size;
     if (memsys) {
       access.sm = w.sm;
@@ -287,8 +288,8 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       access.count = n;
       const out = memsys.access(access);
       c.l1Hits[index] = (c.l1Hits[index] as number) + out.l1HitSectors;
-      if (observer) observer.memory(w, index, out, n);
-    } else if (observer) observer.memory(w, index, null, n);
+      if (observer) observer.memory(w, index, out, n, lines);
+    } else if (observer) observer.memory(w, index, null, n, lines);
   };
 }
 
@@ -360,7 +361,7 @@ export function genSharedAccess(
     c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
     c.requests[index] = (c.requests[index] as number) + 1;
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
-    if (env.observer) env.observer.memory(w, index, null, r.wavefronts);
+    if (env.observer) env.observer.memory(w, index, null, r.wavefronts, 0);
   };
 }
 

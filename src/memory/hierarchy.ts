@@ -44,8 +44,6 @@ export interface AccessOutcome {
   dramSectors: number;
   /** dirty sectors the request pushed out of L2 to DRAM (write-backs) */
   dramWriteSectors: number;
-  /** distinct 128-B lines the request touches: its wavefronts in the L1 data pipe */
-  lines: number;
 }
 
 /** address of the memory whose dirty lines ncu's replay leaves behind (below the heap: never a kernel's) */
@@ -135,7 +133,7 @@ export class MemoryHierarchy {
   private l1StMiss = 0;
 
   private readonly lineBytes = new Uint32Array(4);
-  private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0, dramWriteSectors: 0, lines: 0 };
+  private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0, dramWriteSectors: 0 };
 
   constructor(
     private readonly arch: Arch,
@@ -257,11 +255,9 @@ export class MemoryHierarchy {
       own = comb.heldAt(sm);
     }
     let i = 0;
-    let lines = 0;
     while (i < n) {
       // gather the sectors of one 128-B line
       const line = Math.floor(sec[i]! / 4);
-      lines++;
       let mask = 0;
       let full = 0;
       while (i < n) {
@@ -318,7 +314,6 @@ export class MemoryHierarchy {
     out.l2HitSectors = l2Hit;
     out.dramSectors = dramSectors;
     out.dramWriteSectors = this.dram.writeSectors - written0;
-    out.lines = lines;
     return out;
   }
 

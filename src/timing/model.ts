@@ -660,7 +660,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (clock > (bEnd[rec] as number)) bEnd[rec] = clock;
   };
 
-  const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number): void => {
+  const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
     const t = ws[o + W_LAST] as number;
@@ -680,7 +680,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const l1Hit = outcome ? outcome.l1HitSectors : 0;
     const dramSec = outcome ? outcome.dramSectors : n;
     const dramWb = outcome ? outcome.dramWriteSectors : 0;
-    l1Lines += outcome ? outcome.lines : Math.ceil(n / 4);
+    l1Lines += lines;
     const t1 = l1Cal.reserve(sm, t, n);
     let done = t1 + lat.l1;
     let lastL2 = t1;
