@@ -361,6 +361,8 @@ export class MemoryHierarchy {
     const reqSectors = l2.readSectors + l2.writeSectors + l2.atomSectors;
     const lookups = reqSectors + l2.fabricSectors + l2.writeFabric + l2.writeFills;
     const lookupHits = l2.readHit + l2.fabricHit + l2.writeHit + l2.writeFabric + l2.atomHit;
+    const fabric = l2.fabricDataSectors + l2.writeFabric + l2.atomFabric;
+    const slices = this.arch.l2SlicesActive;
     const m: Record<string, number> = {
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum': this.l1LdHit,
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum': this.l1LdMiss,
@@ -376,12 +378,19 @@ export class MemoryHierarchy {
       'lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum': l2.writeHit,
       'lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum': l2.writeFills,
       'lts__t_sectors_srcunit_tex_op_atom.sum': l2.atomSectors,
-      // requests for far lines passed to their home partition: reads missing the near copy, writes and
-      // atomics (near copies' hits stay near)
-      'lts__t_sectors_srcunit_ltcfabric.sum': l2.fabricSectors + l2.writeFabric + l2.atomFabric,
+      // what the partitions passed each other for far lines: read data for near misses (64-B granules),
+      // writes and atomics (near copies' hits stay near); the interface is busy a few cycles per sector
+      'lts__t_sectors_srcunit_ltcfabric.sum': fabric,
+      'lts__ltcfabric2ltc_cycles_active.sum': fabric * this.arch.l2FabricCyclesPerSector,
+      'lts__ltcfabric2ltc_cycles_active.sum.peak_sustained': slices,
+      'lts__d_sectors_fill_device.sum': d.readSectors,
+      'lts__d_sectors_fill_device.sum.peak_sustained': slices,
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
-      // all L2 sectors: tex lookups plus the DRAM fill and write-back traffic through the slices (approximation)
-      'lts__t_sectors.sum': reqSectors + l2.fabricSectors + l2.writeFabric + d.readSectors + d.writeSectors,
+      // the tag stage's sectors: the SMs', the fabric's and the fills of partly written sectors (the
+      // H200's --set full launches: tex + fabric = 98.7 % and 99.7 % of lts__t_sectors; its g_st_*
+      // launches within -13..+9 %)
+      'lts__t_sectors.sum': reqSectors + fabric + l2.writeFills,
+      'lts__t_sectors.sum.peak_sustained': slices * this.arch.l2TagSectorsPerCycle,
       'lts__t_sector_hit_rate.pct': pct(lookupHits, lookups),
       'lts__t_sector_op_read_hit_rate.pct': pct(l2.readHit + l2.fabricHit, l2.readSectors + l2.fabricSectors),
       'lts__t_sector_op_write_hit_rate.pct': pct(l2.writeHit + l2.writeFabric, l2.writeSectors + l2.writeFabric + l2.writeFills),

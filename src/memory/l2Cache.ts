@@ -96,6 +96,9 @@ export interface L2Options {
 
 const EMPTY = -1;
 
+/** the sectors of the 64-B granules (aligned sector pairs) that sectors `m` of a line fall in */
+const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 15;
+
 /**
  * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
  * hashed set index), 128-B lines of four 32-B sectors with per-sector valid/dirty bits, write-back.
@@ -186,6 +189,14 @@ export class L2Cache {
    */
   fabricSectors = 0;
   fabricHit = 0;
+  /**
+   * read data the home partition sent the near one over the fabric: the missing sectors in 64-B
+   * granules when DRAM fills are 64 B ([MEAS] test/fidelity/probes/sol_breakdown_h200.csv and the
+   * ground truth's --set full launches: g_ld_u32_stride32's one-sector far reads move 2 sectors each,
+   * lts__t_sectors_srcunit_ltcfabric 4,507,329 for 2,097,152 far reads and 262,144 far write sectors;
+   * the transpose's whole-line reads move their 4)
+   */
+  fabricDataSectors = 0;
   private lastHomeHit = 0;
   /** unrequested partner sectors the last home read filled from DRAM */
   private lastPairExtra = 0;
@@ -261,7 +272,7 @@ export class L2Cache {
 
   resetCounters(): void {
     this.readHit = this.readMiss = this.readSectors = this.readRequests = 0;
-    this.fabricSectors = this.fabricHit = 0;
+    this.fabricSectors = this.fabricHit = this.fabricDataSectors = 0;
     this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
     this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = this.writeFabric = 0;
     this.atomSectors = this.atomHit = this.atomMiss = this.atomFabric = 0;
@@ -666,6 +677,7 @@ export class L2Cache {
     this.readMiss += nm;
     const f = this.readHome(line, miss, hint, false);
     this.fabricSectors += nm;
+    this.fabricDataSectors += this.pairFill ? popcount4(pairOf(miss)) : nm;
     this.fabricHit += this.lastHomeHit;
     // ncu's lookup misses include the 64-B partner of a DRAM fill (surprise 5)
     this.readMiss += this.lastPairExtra;
@@ -723,7 +735,7 @@ export class L2Cache {
     if (miss === 0) return 0;
     // 64-B DRAM granule: a miss fills the aligned sector pair (surprise 5)
     if (this.pairFill) {
-      const pair = (miss | ((miss & 5) << 1) | ((miss & 10) >> 1)) & ~v & 15;
+      const pair = pairOf(miss) & ~v;
       const extra = pair & ~miss;
       if (!count) this.lastPairExtra = popcount4(extra);
       if (extra !== 0) {

@@ -97,6 +97,20 @@ const l2Access = (['read', 'write'] as const).flatMap((op): Derivation[] => {
   ];
 });
 
+/**
+ * The constituents of lts__throughput the emulator counts, each against its peak per slice and L2
+ * cycle (`.sum.peak_sustained` is the peak of all slices). ncu's breakdown has more (tag requests,
+ * data-stage sectors, the crossbar ports); on the H200 the fabric interface was the top entry in all
+ * eight launches of test/fidelity/probes/sol_breakdown_h200.csv.
+ */
+const L2_THROUGHPUT_PARTS = ['lts__ltcfabric2ltc_cycles_active', 'lts__t_sectors', 'lts__d_sectors_fill_device'] as const;
+
+const l2PctOfPeak = (part: string): Derivation => ({
+  id: `${part}.avg.pct_of_peak_sustained_elapsed`,
+  inputs: [`${part}.sum`, `${part}.sum.peak_sustained`, 'lts__cycles_elapsed.avg'],
+  compute: (v) => 100 * safeDiv(at(v, 0), at(v, 1) * at(v, 2)),
+});
+
 /** Every derivation, in dependency order. */
 export const DERIVATIONS: readonly Derivation[] = [
   // --- launch ---
@@ -163,6 +177,10 @@ export const DERIVATIONS: readonly Derivation[] = [
   ratio('sm__inst_executed.avg.per_cycle_active', 'sm__inst_executed.sum', 'sm__cycles_active.sum'),
   ratio('sm__inst_executed.avg.per_cycle_elapsed', 'sm__inst_executed.sum', 'sm__cycles_elapsed.sum'),
   ratio('sm__inst_issued.avg.per_cycle_active', 'sm__inst_issued.sum', 'sm__cycles_active.sum'),
+  // SM Busy: the busiest of the SM's instruction pipes and its issue slots; the issue slots were the top
+  // entry of the breakdown in all eight launches of test/fidelity/probes/sol_breakdown_h200.csv, an
+  // FMA loop at 84 % included
+  alias('sm__instruction_throughput.avg.pct_of_peak_sustained_elapsed', 'sm__inst_issued.avg.pct_of_peak_sustained_elapsed'),
   {
     id: 'smsp__inst_executed.avg',
     inputs: ['smsp__inst_executed.sum', 'device__attribute_multiprocessor_count', 'device__attribute_num_schedulers_per_multiprocessor'],
@@ -200,6 +218,13 @@ export const DERIVATIONS: readonly Derivation[] = [
   hitRate('lts__t_sector_hit_rate.pct', 'lts__t_sectors_lookup_hit.sum', 'lts__t_sectors_lookup_miss.sum'),
   ratio('lts__average_t_sectors_per_request.ratio', 'lts__t_sectors.sum', 'lts__t_requests.sum'),
   scaled('lts__t_bytes.sum', 'lts__t_sectors.sum', SECTOR_BYTES),
+  ...L2_THROUGHPUT_PARTS.map(l2PctOfPeak),
+  {
+    // the busiest sub-unit: lts__throughput is the max of its breakdown
+    id: 'lts__throughput.avg.pct_of_peak_sustained_elapsed',
+    inputs: L2_THROUGHPUT_PARTS.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
+    compute: (v) => Math.max(...v),
+  },
   // --- DRAM ---
   scaled('dram__bytes_read.sum', 'dram__sectors_read.sum', SECTOR_BYTES),
   scaled('dram__bytes_write.sum', 'dram__sectors_write.sum', SECTOR_BYTES),

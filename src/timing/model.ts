@@ -814,7 +814,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
     m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;
     m['l1tex__throughput.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
-    m['lts__throughput.avg.pct_of_peak_sustained_elapsed'] = l2Pct;
     m['dram__throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(dramPct, l2Pct, l1PctElapsed);
