@@ -25,6 +25,8 @@ export interface Arch {
   l2ClockHz: number;
   /** L2 tag-stage sectors a slice takes per L2 cycle: the peak of lts__t_sectors (ncu's .sum.peak_sustained / slices) */
   l2TagSectorsPerCycle: number;
+  /** L2 data-stage sectors a slice moves per L2 cycle: the peak of lts__d_sectors */
+  l2DataSectorsPerCycle: number;
   /** L2 cycles the fabric-to-slice interface is busy per sector it carries (lts__ltcfabric2ltc_cycles_active per lts__t_sectors_srcunit_ltcfabric) */
   l2FabricCyclesPerSector: number;
   /** peak DRAM bandwidth, bytes/s */

@@ -363,6 +363,7 @@ export class MemoryHierarchy {
     const lookupHits = l2.readHit + l2.fabricHit + l2.writeHit + l2.writeFabric + l2.atomHit;
     const fabric = l2.fabricDataSectors + l2.writeFabric + l2.atomFabric;
     const slices = this.arch.l2SlicesActive;
+    const requests = l2.readRequests + l2.writeRequests + l2.atomRequests + 2 * l2.fabricRequests;
     const m: Record<string, number> = {
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum': this.l1LdHit,
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum': this.l1LdMiss,
@@ -386,6 +387,16 @@ export class MemoryHierarchy {
       'lts__d_sectors_fill_device.sum': d.readSectors,
       'lts__d_sectors_fill_device.sum.peak_sustained': slices,
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
+      'lts__t_requests_srcunit_tex_op_write.sum': l2.writeRequests,
+      'lts__t_requests_srcunit_ltcfabric.sum': 2 * l2.fabricRequests,
+      'lts__t_requests.sum': requests,
+      'lts__t_tag_requests.sum': requests,
+      'lts__t_tag_requests.sum.peak_sustained': slices,
+      // the data stage: a sector for every one the SMs read or wrote, the fabric carried, DRAM filled
+      // or took back, and every far read's data written into its near copy ([MEAS] lts__d_sectors of the
+      // seven launches of sol_breakdown_h200.csv it models within 0.8 %)
+      'lts__d_sectors.sum': reqSectors + fabric + d.readSectors + d.writeSectors + l2.fabricDataSectors,
+      'lts__d_sectors.sum.peak_sustained': slices * this.arch.l2DataSectorsPerCycle,
       // the tag stage's sectors: the SMs', the fabric's and the fills of partly written sectors (the
       // H200's --set full launches: tex + fabric = 98.7 % and 99.7 % of lts__t_sectors; its g_st_*
       // launches within -13..+9 %)

@@ -197,6 +197,17 @@ export class L2Cache {
    * the transpose's whole-line reads move their 4)
    */
   fabricDataSectors = 0;
+  /**
+   * requests a near partition passed to a line's home: reads missing the near copy, far writes and
+   * atomics. Each takes two tag lookups besides the SM's own (the home's, and the near slice's when
+   * the answer or acknowledgement comes back): [MEAS] sol_breakdown_h200.csv, lts__t_tag_requests =
+   * tex requests + 2 x these within -0.6..+4 % in six launches (g_ld_u32_coalesced +16 %); the ground
+   * truth's stride-32 lts__t_requests_srcunit_ltcfabric is 4,219,894 for 2,097,152 far reads
+   */
+  fabricRequests = 0;
+  /** write and atomic requests from the SMs (one per line of a warp's request) */
+  writeRequests = 0;
+  atomRequests = 0;
   private lastHomeHit = 0;
   /** unrequested partner sectors the last home read filled from DRAM */
   private lastPairExtra = 0;
@@ -272,7 +283,8 @@ export class L2Cache {
 
   resetCounters(): void {
     this.readHit = this.readMiss = this.readSectors = this.readRequests = 0;
-    this.fabricSectors = this.fabricHit = this.fabricDataSectors = 0;
+    this.fabricSectors = this.fabricHit = this.fabricDataSectors = this.fabricRequests = 0;
+    this.writeRequests = this.atomRequests = 0;
     this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
     this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = this.writeFabric = 0;
     this.atomSectors = this.atomHit = this.atomMiss = this.atomFabric = 0;
@@ -677,6 +689,7 @@ export class L2Cache {
     this.readMiss += nm;
     const f = this.readHome(line, miss, hint, false);
     this.fabricSectors += nm;
+    this.fabricRequests++;
     this.fabricDataSectors += this.pairFill ? popcount4(pairOf(miss)) : nm;
     this.fabricHit += this.lastHomeHit;
     // ncu's lookup misses include the 64-B partner of a DRAM fill (surprise 5)
@@ -776,12 +789,14 @@ export class L2Cache {
    * as extra write-lookup misses. Returns the sectors read from DRAM now.
    */
   write(line: number, mask: number, fullMask: number, hint: L2Hint, bytes?: ArrayLike<number>, sm = -1): number {
+    this.writeRequests++;
     if (this.partitions > 1 && sm >= 0) {
       const near = this.smPart[sm & 1023]!;
       const home = this.homeOf(line);
       if (near !== home) {
         this.writeCopy(line, mask, fullMask, hint, near);
         this.writeFabric += popcount4(mask);
+        this.fabricRequests++;
       }
       this.dropCopies(line, home, near);
     }
@@ -823,9 +838,13 @@ export class L2Cache {
 
   /** atomic / reduction on `mask` sectors: performed in L2 (read-modify-write, sector fill on miss) */
   atomic(line: number, mask: number, hint: L2Hint, sm = -1): number {
+    this.atomRequests++;
     if (this.partitions > 1) {
       const home = this.homeOf(line);
-      if (sm >= 0 && this.smPart[sm & 1023] !== home) this.atomFabric += popcount4(mask);
+      if (sm >= 0 && this.smPart[sm & 1023] !== home) {
+        this.atomFabric += popcount4(mask);
+        this.fabricRequests++;
+      }
       this.dropCopies(line, home, -1);
     }
     const w = this.lookup(line, hint);

@@ -99,11 +99,19 @@ const l2Access = (['read', 'write'] as const).flatMap((op): Derivation[] => {
 
 /**
  * The constituents of lts__throughput the emulator counts, each against its peak per slice and L2
- * cycle (`.sum.peak_sustained` is the peak of all slices). ncu's breakdown has more (tag requests,
- * data-stage sectors, the crossbar ports); on the H200 the fabric interface was the top entry in all
- * eight launches of test/fidelity/probes/sol_breakdown_h200.csv.
+ * cycle (`.sum.peak_sustained` is the peak of all slices). ncu's breakdown has more (the crossbar
+ * ports); on the H200 the fabric interface was the top entry in all eight launches of
+ * test/fidelity/probes/sol_breakdown_h200.csv.
  */
-const L2_THROUGHPUT_PARTS = ['lts__ltcfabric2ltc_cycles_active', 'lts__t_sectors', 'lts__d_sectors_fill_device'] as const;
+const L2_THROUGHPUT_PARTS = ['lts__ltcfabric2ltc_cycles_active', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors', 'lts__d_sectors_fill_device'] as const;
+
+/**
+ * Mem Busy: the busiest of the L1's data pipe and the L2's tag and data stages (the top entries of
+ * gpu__compute_memory_access_throughput's breakdown in sol_breakdown_h200.csv: the tag requests for
+ * g_ld_u32_stride32, the data pipe for the transposes' shared accesses, the data stage for coalesced
+ * copies, the tag-stage sectors for g_st_u32_coalesced)
+ */
+const MEM_BUSY_PARTS = ['l1tex__data_pipe_lsu_wavefronts', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors'] as const;
 
 const l2PctOfPeak = (part: string): Derivation => ({
   id: `${part}.avg.pct_of_peak_sustained_elapsed`,
@@ -223,6 +231,11 @@ export const DERIVATIONS: readonly Derivation[] = [
     // the busiest sub-unit: lts__throughput is the max of its breakdown
     id: 'lts__throughput.avg.pct_of_peak_sustained_elapsed',
     inputs: L2_THROUGHPUT_PARTS.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
+    compute: (v) => Math.max(...v),
+  },
+  {
+    id: 'gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed',
+    inputs: MEM_BUSY_PARTS.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
     compute: (v) => Math.max(...v),
   },
   // --- DRAM ---

@@ -172,7 +172,11 @@ export function runLaunch(
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)
   const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;
-  if (timing) Object.assign(metrics, timing.finish(dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {}));
+  if (timing) {
+    const sharedWavefronts = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
+    const traffic = dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {};
+    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts }));
+  }
   return {
     ir,
     blocksPerSm,

@@ -78,10 +78,22 @@ export interface TimingLaunch {
   meta: readonly InstrMeta[];
 }
 
+/** what the launch's counters saw, for the figures the timing model's own observation lacks */
+export interface LaunchTraffic {
+  /** all DRAM traffic of the launch (write-backs included) and its writes, in bytes */
+  dramBytes?: number;
+  dramWriteBytes?: number;
+  /**
+   * every shared-pipe wavefront (l1tex__data_pipe_lsu_wavefronts_mem_shared: op_misc and LDGSTS
+   * included), for the L1 data pipe's share; the timing model sees the shared loads and stores only
+   */
+  sharedWavefronts?: number;
+}
+
 export interface TimingModel {
   observer: ExecObserver;
-  /** ncu metrics of the launch; `dramBytes`: all DRAM traffic of the launch (incl. write-backs), if known */
-  finish(traffic?: { dramBytes?: number; dramWriteBytes?: number }): Record<string, number>;
+  /** ncu metrics of the launch, given what the counters saw (LaunchTraffic) */
+  finish(traffic?: LaunchTraffic): Record<string, number>;
 }
 
 /** the numbers the model uses, from the arch data (defaults: hardware-rules.md §8, calibration notes in arch data) */
@@ -728,7 +740,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (over > 0) stallWarp(wi, R_LG, over);
   };
 
-  const finish = (traffic?: { dramBytes?: number; dramWriteBytes?: number }): Record<string, number> => {
+  const finish = (traffic?: LaunchTraffic): Record<string, number> => {
     // close the live blocks and warps
     for (let wi = 0; wi < nWarps; wi++) {
       const o = wi * W_STRIDE;
@@ -805,7 +817,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const lsuPct = pct(lsuInstr, smElapsed * P.lsuPerCycle);
     // the data pipe's wavefronts: a line of a global request (a stride-32 load's 32 lines take 32,
     // however few sectors: H200 g_ld_u32_stride32 24.1 % active) or a shared-memory wavefront
-    const l1Work = (l1Lines + sharedWavefronts) / P.sharedWavefrontsPerCycle;
+    const l1Work = (l1Lines + (traffic?.sharedWavefronts ?? sharedWavefronts)) / P.sharedWavefrontsPerCycle;
     const l1PctActive = pct(l1Work, activeSum);
     const l1PctElapsed = pct(l1Work, smElapsed);
     const l2Pct = pct(l2Sectors, elapsed * P.l2SectorsPerCycle);
@@ -814,6 +826,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
     m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;
     m['l1tex__throughput.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
+    m['l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
     m['dram__throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(dramPct, l2Pct, l1PctElapsed);

@@ -6,8 +6,12 @@
  * partitions pass each other (91.9 % for g_ld_u32_stride32, where the model said 21.9 % from its sectors),
  * and a one-sector far read moves its 64-B granule over the fabric (the ground truth's stride-32
  * lts__t_sectors_srcunit_ltcfabric). With it the access-pattern rule weighs the L2, as ncu's does ("from L2",
- * 84.1 % where ncu says 79.88 %; it said "from DRAM"). "SM Busy" is the issue slots' share in all eight. occ_regs_64 is
- * left out: its IR loop is not its SASS (the instruction counts differ 16x).
+ * 84.1 % where ncu says 79.88 %; it said "from DRAM"). "SM Busy" is the issue slots' share in all eight.
+ * "Mem Busy" is the busiest of the L1 data pipe (shared wavefronts, op_misc included, and a wavefront per
+ * line of a global request) and the L2's tag stage (requests, and two lookups per request passed over
+ * the fabric), tag-stage sectors and data stage (every sector read, written, carried, filled or written
+ * back, and each far read's copy fill). occ_regs_64 is left out: its IR loop is not its SASS (the
+ * instruction counts differ 16x).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -63,6 +67,23 @@ describe("ncu's roll-up throughputs vs the H200's breakdown probe", () => {
       expect(mine, kernel).toBe(ours(run, kernel, `sm__inst_issued${PCT}`));
       expect(Math.abs(mine - h.get(`sm__instruction_throughput${PCT}`)!), kernel).toBeLessThan(8);
     }
+  });
+
+  it('Mem Busy is one of its four modelled constituents on the H200, and within 8 points here; the L2 stages count as the H200 does', () => {
+    const parts = ['l1tex__data_pipe_lsu_wavefronts', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors'];
+    const rows: string[] = [];
+    for (const [run, kernel] of CASES) {
+      const h = h200.get(kernel)!;
+      const busy = h.get(`gpu__compute_memory_access_throughput${PCT}`)!;
+      expect(Math.max(...parts.map((p) => h.get(`${p}${PCT}`)!)), kernel).toBe(busy);
+      const mine = ours(run, kernel, `gpu__compute_memory_access_throughput${PCT}`);
+      rows.push(`${kernel} ${mine.toFixed(1)} (H200 ${busy})`);
+      expect(Math.abs(mine - busy), kernel).toBeLessThan(8);
+      // the counts behind it: the data stage within 1 %, the tag stage within 17 % (g_ld_u32_coalesced +16 %)
+      expect(Math.abs(ours(run, kernel, 'lts__d_sectors.sum') / h.get('lts__d_sectors.sum')! - 1), kernel).toBeLessThan(0.01);
+      expect(Math.abs(ours(run, kernel, 'lts__t_tag_requests.sum') / h.get('lts__t_tag_requests.sum')! - 1), kernel).toBeLessThan(0.17);
+    }
+    console.log(`Mem Busy %: ${rows.join(', ')}`);
   });
 
   it("g_ld_u32_stride32's access-pattern rule weighs the L2 throughput, as ncu's does (its text, the speedup within 5 points)", () => {

@@ -21,6 +21,7 @@ export const h200: Arch = {
   dramClockHz: 3_198_874_824,
   l2ClockHz: 1_706_000_000,
   l2TagSectorsPerCycle: 3,
+  l2DataSectorsPerCycle: 4,
   l2FabricCyclesPerSector: 2.42,
   dramBandwidth: 4_814_300_000_000,
   warpSize: 32,
@@ -91,6 +92,7 @@ export const h200Sources: ArchSources = {
   stackSizePerThread: `[DOC] CUDA Runtime API cudaLimitStackSize (1 KiB per thread by default); [OBS] ${GT}/details_g_ld_u32_stride32.txt Launch Statistics: Stack Size 1,024`,
   smClockHz: `[OBS] ${GT}/device_props.json cudaDevAttrClockRate (1,980,000 kHz); the ground truth ran at 1980 MHz`,
   l2TagSectorsPerCycle: '[OBS] test/fidelity/probes/sol_breakdown_h200.csv: lts__t_sectors.sum.peak_sustained = 282 over 94 slices in every launch',
+  l2DataSectorsPerCycle: '[OBS] test/fidelity/probes/sol_breakdown_h200.csv: lts__d_sectors.sum.peak_sustained = 376 over 94 slices in every launch',
   l2FabricCyclesPerSector:
     "[MEAS] test/fidelity/probes/sol_breakdown_h200.csv (run_sol_breakdown_probe.sh) and the ground truth's --set full launches: lts__ltcfabric2ltc_cycles_active 11,132,094 / 5,251,865 over lts__t_sectors_srcunit_ltcfabric 4,507,329 / 2,149,397 (g_ld_u32_stride32 / sh_transpose_32x32_bd32x8: 2.47 / 2.44; fabric requests add nothing measurable: a two-term fit gives 0.05 cycles per request); the probe's other five launches give 2.1-2.6 per sector the model counts. The interface is the top entry of lts__throughput's breakdown in all eight probed launches",
   l2ClockHz: `[OBS] ${GT}/details_all_g_ld_u32_stride32.txt and details_all_sh_transpose_32x32_bd32x8.txt (GPU and Memory Workload Distribution): Total L2 Elapsed Cycles / 94 slices / Duration = 129,575 / 75.84 us and 144,629 / 84.90 us, 1.709 and 1.704 GHz`,
