@@ -397,6 +397,9 @@ export class MemoryHierarchy {
       // seven launches of sol_breakdown_h200.csv it models within 0.8 %)
       'lts__d_sectors.sum': reqSectors + fabric + d.readSectors + d.writeSectors + l2.fabricDataSectors,
       'lts__d_sectors.sum.peak_sustained': slices * this.arch.l2DataSectorsPerCycle,
+      // the SMs' port into the slices: read requests, and write and atomic data a sector a cycle
+      'lts__xbar2lts_cycles_active.sum': l2.readGranules / 2 + l2.writeSectors + l2.atomSectors,
+      'lts__xbar2lts_cycles_active.sum.peak_sustained': slices,
       // the tag stage's sectors: the SMs', the fabric's and the fills of partly written sectors (the
       // H200's --set full launches: tex + fabric = 98.7 % and 99.7 % of lts__t_sectors; its g_st_*
       // launches within -13..+9 %)

@@ -205,6 +205,13 @@ export class L2Cache {
    * truth's stride-32 lts__t_requests_srcunit_ltcfabric is 4,219,894 for 2,097,152 far reads
    */
   fabricRequests = 0;
+  /**
+   * 64-B granules the SMs' read requests asked for: the crossbar port into the L2 takes a read request
+   * in half a cycle per granule ([MEAS] sol_breakdown_h200.csv: lts__xbar2lts_cycles_active = granules
+   * / 2 + write sectors within 2.4 % in six launches, sync_reduce_shfl -12 %; 1-sector reads cost half
+   * a whole line's)
+   */
+  readGranules = 0;
   /** write and atomic requests from the SMs (one per line of a warp's request) */
   writeRequests = 0;
   atomRequests = 0;
@@ -282,7 +289,7 @@ export class L2Cache {
   }
 
   resetCounters(): void {
-    this.readHit = this.readMiss = this.readSectors = this.readRequests = 0;
+    this.readHit = this.readMiss = this.readSectors = this.readRequests = this.readGranules = 0;
     this.fabricSectors = this.fabricHit = this.fabricDataSectors = this.fabricRequests = 0;
     this.writeRequests = this.atomRequests = 0;
     this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
@@ -657,6 +664,7 @@ export class L2Cache {
     const n = popcount4(mask);
     this.readSectors += n;
     this.readRequests++;
+    this.readGranules += popcount4(pairOf(mask)) / 2;
     this.hintSectors[hint]! += n;
     if (this.partitions > 1 && sm >= 0) {
       const near = this.smPart[sm & 1023]!;

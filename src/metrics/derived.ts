@@ -99,11 +99,18 @@ const l2Access = (['read', 'write'] as const).flatMap((op): Derivation[] => {
 
 /**
  * The constituents of lts__throughput the emulator counts, each against its peak per slice and L2
- * cycle (`.sum.peak_sustained` is the peak of all slices). ncu's breakdown has more (the crossbar
- * ports); on the H200 the fabric interface was the top entry in all eight launches of
- * test/fidelity/probes/sol_breakdown_h200.csv.
+ * cycle (`.sum.peak_sustained` is the peak of all slices). ncu's breakdown also has the return port
+ * to the SMs (lts2xbar, at most 17 % in the probe); on the H200 the fabric interface was the top entry
+ * in all eight launches of test/fidelity/probes/sol_breakdown_h200.csv.
  */
-const L2_THROUGHPUT_PARTS = ['lts__ltcfabric2ltc_cycles_active', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors', 'lts__d_sectors_fill_device'] as const;
+const L2_THROUGHPUT_PARTS = [
+  'lts__ltcfabric2ltc_cycles_active',
+  'lts__t_tag_requests',
+  'lts__t_sectors',
+  'lts__d_sectors',
+  'lts__d_sectors_fill_device',
+  'lts__xbar2lts_cycles_active',
+] as const;
 
 /**
  * Mem Busy: the busiest of the L1's data pipe and the L2's tag and data stages (the top entries of
@@ -111,12 +118,26 @@ const L2_THROUGHPUT_PARTS = ['lts__ltcfabric2ltc_cycles_active', 'lts__t_tag_req
  * g_ld_u32_stride32, the data pipe for the transposes' shared accesses, the data stage for coalesced
  * copies, the tag-stage sectors for g_st_u32_coalesced)
  */
-const MEM_BUSY_PARTS = ['l1tex__data_pipe_lsu_wavefronts', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors'] as const;
+export const MEM_BUSY_PARTS = ['l1tex__data_pipe_lsu_wavefronts', 'lts__t_tag_requests', 'lts__t_sectors', 'lts__d_sectors'] as const;
+
+/**
+ * Max Bandwidth: the busiest interface (the top entries of gpu__compute_memory_request_throughput's
+ * breakdown in sol_breakdown_h200.csv: DRAM in five launches, the SMs' port into the L2 for the u32
+ * copies and stores, the LSU's input for the shuffle reduction)
+ */
+export const MAX_BANDWIDTH_PARTS = ['gpu__dram_throughput', 'lts__xbar2lts_cycles_active', 'l1tex__lsuin_requests'] as const;
 
 const l2PctOfPeak = (part: string): Derivation => ({
   id: `${part}.avg.pct_of_peak_sustained_elapsed`,
   inputs: [`${part}.sum`, `${part}.sum.peak_sustained`, 'lts__cycles_elapsed.avg'],
   compute: (v) => 100 * safeDiv(at(v, 0), at(v, 1) * at(v, 2)),
+});
+
+/** `<id>.avg.pct_of_peak_sustained_elapsed`: the max of its parts' (a roll-up throughput and its breakdown) */
+const busiest = (id: string, parts: readonly string[]): Derivation => ({
+  id: `${id}.avg.pct_of_peak_sustained_elapsed`,
+  inputs: parts.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
+  compute: (v) => Math.max(...v),
 });
 
 /** Every derivation, in dependency order. */
@@ -227,17 +248,12 @@ export const DERIVATIONS: readonly Derivation[] = [
   ratio('lts__average_t_sectors_per_request.ratio', 'lts__t_sectors.sum', 'lts__t_requests.sum'),
   scaled('lts__t_bytes.sum', 'lts__t_sectors.sum', SECTOR_BYTES),
   ...L2_THROUGHPUT_PARTS.map(l2PctOfPeak),
-  {
-    // the busiest sub-unit: lts__throughput is the max of its breakdown
-    id: 'lts__throughput.avg.pct_of_peak_sustained_elapsed',
-    inputs: L2_THROUGHPUT_PARTS.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
-    compute: (v) => Math.max(...v),
-  },
-  {
-    id: 'gpu__compute_memory_access_throughput.avg.pct_of_peak_sustained_elapsed',
-    inputs: MEM_BUSY_PARTS.map((p) => `${p}.avg.pct_of_peak_sustained_elapsed`),
-    compute: (v) => Math.max(...v),
-  },
+  // the busiest sub-unit: lts__throughput is the max of its breakdown
+  busiest('lts__throughput', L2_THROUGHPUT_PARTS),
+  busiest('gpu__compute_memory_access_throughput', MEM_BUSY_PARTS),
+  busiest('gpu__compute_memory_request_throughput', MAX_BANDWIDTH_PARTS),
+  // Memory Throughput: the busier of Mem Busy and Max Bandwidth (the breakdown's two halves)
+  busiest('gpu__compute_memory_throughput', ['gpu__compute_memory_access_throughput', 'gpu__compute_memory_request_throughput']),
   // --- DRAM ---
   scaled('dram__bytes_read.sum', 'dram__sectors_read.sum', SECTOR_BYTES),
   scaled('dram__bytes_write.sum', 'dram__sectors_write.sum', SECTOR_BYTES),

@@ -174,8 +174,9 @@ export function runLaunch(
   const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;
   if (timing) {
     const sharedWavefronts = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
+    const lsuMiscInstructions = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum']);
     const traffic = dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {};
-    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts }));
+    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions }));
   }
   return {
     ir,

@@ -88,6 +88,8 @@ export interface LaunchTraffic {
    * included), for the L1 data pipe's share; the timing model sees the shared loads and stores only
    */
   sharedWavefronts?: number;
+  /** SHFLs and S2Rs of per-thread registers (op_misc, one wavefront each): LSU work the timing model does not see */
+  lsuMiscInstructions?: number;
 }
 
 export interface TimingModel {
@@ -422,7 +424,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** the L1 data pipe's global wavefronts: one per line a request touches */
   let l1Lines = 0;
   let sharedWavefronts = 0;
-  let l2Sectors = 0;
   let dramBytesSeen = 0;
   let lsuInstr = 0;
 
@@ -698,7 +699,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     let lastL2 = t1;
     if (level >= 1) {
       const toL2 = k === K_LDG ? n - l1Hit : n;
-      l2Sectors += toL2;
       const t2 = l2Cal.reserve(0, t1 + halfL2, toL2);
       lastL2 = t2;
       done = Math.max(done, t2 + halfL2);
@@ -814,22 +814,22 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const pct = (work: number, capacity: number): number => (capacity > 0 ? Math.min(100, (100 * work) / capacity) : 0);
     const smElapsed = elapsed * smCount;
     const issuePct = pct(issued, smElapsed * S);
-    const lsuPct = pct(lsuInstr, smElapsed * P.lsuPerCycle);
+    // the LSU's input: memory instructions, and the shuffles and per-thread S2Rs that pass the shared pipe
+    const lsuPct = pct(lsuInstr + (traffic?.lsuMiscInstructions ?? 0), smElapsed * P.lsuPerCycle);
     // the data pipe's wavefronts: a line of a global request (a stride-32 load's 32 lines take 32,
     // however few sectors: H200 g_ld_u32_stride32 24.1 % active) or a shared-memory wavefront
     const l1Work = (l1Lines + (traffic?.sharedWavefronts ?? sharedWavefronts)) / P.sharedWavefrontsPerCycle;
     const l1PctActive = pct(l1Work, activeSum);
     const l1PctElapsed = pct(l1Work, smElapsed);
-    const l2Pct = pct(l2Sectors, elapsed * P.l2SectorsPerCycle);
     const dramPct = pct(dramTotal, elapsed * P.dramPeakBytesPerCycle);
     m['sm__throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(issuePct, lsuPct);
     m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
+    m['l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed'] = lsuPct;
     m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;
     m['l1tex__throughput.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
     m['l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
     m['dram__throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
-    m['gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(dramPct, l2Pct, l1PctElapsed);
     m['dram__bytes.sum.per_second'] = ns > 0 ? (dramTotal * 1e9) / ns : 0;
     m['sm__active_sms'] = activeSms;
     // the units' cycles, as ncu's workload-distribution section and the uncoalesced-access rules take

@@ -10,8 +10,10 @@
  * "Mem Busy" is the busiest of the L1 data pipe (shared wavefronts, op_misc included, and a wavefront per
  * line of a global request) and the L2's tag stage (requests, and two lookups per request passed over
  * the fabric), tag-stage sectors and data stage (every sector read, written, carried, filled or written
- * back, and each far read's copy fill). occ_regs_64 is left out: its IR loop is not its SASS (the
- * instruction counts differ 16x).
+ * back, and each far read's copy fill). "Max Bandwidth" is the busiest of DRAM, the SMs' port into the
+ * L2 (half a cycle per 64-B granule a read asks for, a cycle per sector written) and the LSU's input
+ * (memory instructions, shuffles and per-thread S2Rs); "Memory Throughput" the busier of the two.
+ * occ_regs_64 is left out: its IR loop is not its SASS (the instruction counts differ 16x).
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -84,6 +86,23 @@ describe("ncu's roll-up throughputs vs the H200's breakdown probe", () => {
       expect(Math.abs(ours(run, kernel, 'lts__t_tag_requests.sum') / h.get('lts__t_tag_requests.sum')! - 1), kernel).toBeLessThan(0.17);
     }
     console.log(`Mem Busy %: ${rows.join(', ')}`);
+  });
+
+  it('Max Bandwidth is DRAM, the port into the L2 or the LSU input on the H200; it and Memory Throughput within 10 points here (DRAM % follows the duration: the padded transpose runs 14 % long)', () => {
+    const rows: string[] = [];
+    for (const [run, kernel] of CASES) {
+      const h = h200.get(kernel)!;
+      const max = h.get(`gpu__compute_memory_request_throughput${PCT}`)!;
+      expect(Math.max(...['dram__cycles_active', 'lts__xbar2lts_cycles_active', 'l1tex__lsuin_requests'].map((p) => h.get(`${p}${PCT}`)!)), kernel).toBe(max);
+      const mine = ours(run, kernel, `gpu__compute_memory_request_throughput${PCT}`);
+      const memory = ours(run, kernel, `gpu__compute_memory_throughput${PCT}`);
+      rows.push(`${kernel} ${mine.toFixed(1)} (H200 ${max}), ${memory.toFixed(1)} (H200 ${h.get(`gpu__compute_memory_throughput${PCT}`)})`);
+      expect(Math.abs(mine - max), kernel).toBeLessThan(10);
+      expect(Math.abs(memory - h.get(`gpu__compute_memory_throughput${PCT}`)!), kernel).toBeLessThan(10);
+      // the port's cycles: half a cycle per 64-B granule read, a cycle per sector written (sync_reduce_shfl -12 %)
+      expect(Math.abs(ours(run, kernel, 'lts__xbar2lts_cycles_active.sum') / h.get('lts__xbar2lts_cycles_active.sum')! - 1), kernel).toBeLessThan(0.13);
+    }
+    console.log(`Max Bandwidth, Memory Throughput %: ${rows.join('; ')}`);
   });
 
   it("g_ld_u32_stride32's access-pattern rule weighs the L2 throughput, as ncu's does (its text, the speedup within 5 points)", () => {

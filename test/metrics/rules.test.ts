@@ -401,7 +401,8 @@ describe('SOLBottleneck', () => {
   });
 
   it('reports high throughput as INF from 80 %', () => {
-    const r = solBottleneck(ctx(sol(10.58, 84.47, { 'l1tex__throughput.avg.pct_of_peak_sustained_elapsed': 84.47, 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed': 27.98 })));
+    // the unpadded transpose on the H200: the top of the memory breakdown is the L1's data pipe
+    const r = solBottleneck(ctx(sol(10.58, 84.47, { 'l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed': 84.47, 'lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed': 14.80, 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed': 27.98 })));
     expect(r?.type).toBe('INF');
     expect(r?.message).toBe(
       'This workload is utilizing greater than 80.0% of the available compute or memory performance of the device. To further ' +

@@ -4,6 +4,7 @@
  * (difference ≥ 10 points), balanced, or high throughput (either ≥ 80 %). No speedup estimate.
  */
 import type { RuleResult } from '../../../types/report.schema.js';
+import { MAX_BANDWIDTH_PARTS, MEM_BUSY_PARTS } from '../derived.js';
 import { f, num } from './common.js';
 import type { RuleContext } from './types.js';
 import { MEMORY_THROUGHPUT, SM_THROUGHPUT } from './weights.js';
@@ -16,28 +17,21 @@ const LATENCY_BOUND_THRESHOLD = 60;
 const NO_BOUND_THRESHOLD = 80;
 const WAVES_THRESHOLD = 1;
 
+/** the unit each constituent of the memory throughput belongs to, by its prefix as ncu names it */
+const UNIT_OF_PREFIX: Readonly<Record<string, string>> = { l1tex: 'L1', lts: 'L2', gpu__dram: 'DRAM' };
+
 /**
- * The memory unit behind the memory throughput, as ncu names it from the top entry of the
- * `breakdown:` of gpu__compute_memory_throughput. The emulator has no breakdown, so take the unit
- * whose own throughput is closest to the memory throughput (which is the max of its constituents;
- * lts__throughput is not one of them and may exceed it, as on the H200 stride-32 kernel).
+ * The memory unit behind the memory throughput, as ncu names it: the unit of the top entry of the
+ * `breakdown:` of gpu__compute_memory_throughput (Mem Busy's and Max Bandwidth's constituents).
  */
-function topMemoryUnit(ctx: RuleContext, memPct: number): string | undefined {
-  const units: readonly (readonly [string, string])[] = [
-    ['DRAM', 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'],
-    ['L1', 'l1tex__throughput.avg.pct_of_peak_sustained_elapsed'],
-    ['L2', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'],
-  ];
+function topMemoryUnit(ctx: RuleContext): string | undefined {
   let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const [name, metric] of units) {
-    const v = num(ctx.metrics, metric);
-    if (v === undefined || v <= 0) continue;
-    const distance = Math.abs(v - memPct);
-    if (distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
+  let bestPct = 0;
+  for (const part of [...MEM_BUSY_PARTS, ...MAX_BANDWIDTH_PARTS]) {
+    const v = num(ctx.metrics, `${part}.avg.pct_of_peak_sustained_elapsed`);
+    if (v === undefined || v <= bestPct) continue;
+    bestPct = v;
+    best = Object.entries(UNIT_OF_PREFIX).find(([prefix]) => part.startsWith(`${prefix}_`))?.[1];
   }
   return best;
 }
@@ -86,7 +80,7 @@ export function solBottleneck(ctx: RuleContext): RuleResult | null {
             'and could be reduced or moved to look-up tables.',
         };
       }
-      const unit = topMemoryUnit(ctx, mem);
+      const unit = topMemoryUnit(ctx);
       const pipeMsg = unit ? `to identify the ${unit} bottleneck` : 'to see where the memory system bottleneck is';
       return {
         ...base,
@@ -108,7 +102,7 @@ export function solBottleneck(ctx: RuleContext): RuleResult | null {
         'reduced. Check both the Compute Workload Analysis and Memory Workload Analysis sections.',
     };
   }
-  const unit = mem > sm ? topMemoryUnit(ctx, mem) : undefined;
+  const unit = mem > sm ? topMemoryUnit(ctx) : undefined;
   return {
     ...base,
     type: 'INF',
