@@ -5,7 +5,7 @@
 # micro.cu's launches (caches flushed, kernel replay, as run_all.sh). A second pass collects each
 # constituent's count and peak. On the device machine, from the repository root, with micro.cu's folder
 # in $1: `bash test/fidelity/probes/run_sol_breakdown_probe.sh DIR`. $OUT gets sol_breakdown_h200.csv
-# (kernel, metric, value: every metric of both passes).
+# (kernel, metric, value: the SM, L1TEX, L2, DRAM and GPU metrics of both passes, pass 1's first).
 C=$(cd "$1" && pwd); B=/tmp/solb; mkdir -p "$B"; cd "$B" || exit 1
 NCU=$(command -v ncu || ls -d /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | tail -n1)
 nvcc -arch=sm_90 -O3 -lineinfo -o micro "$C/micro.cu" || exit 1
