@@ -363,7 +363,6 @@ export class MemoryHierarchy {
     const lookupHits = l2.readHit + l2.fabricHit + l2.writeHit + l2.writeFabric + l2.atomHit;
     const fabric = l2.fabricDataSectors + l2.writeFabric + l2.atomFabric;
     const slices = this.arch.l2SlicesActive;
-    const requests = l2.readRequests + l2.writeRequests + l2.atomRequests + 2 * l2.fabricRequests;
     const m: Record<string, number> = {
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum': this.l1LdHit,
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum': this.l1LdMiss,
@@ -389,8 +388,7 @@ export class MemoryHierarchy {
       'lts__t_requests_srcunit_tex_op_read.sum': l2.readRequests,
       'lts__t_requests_srcunit_tex_op_write.sum': l2.writeRequests,
       'lts__t_requests_srcunit_ltcfabric.sum': 2 * l2.fabricRequests,
-      'lts__t_requests.sum': requests,
-      'lts__t_tag_requests.sum': requests,
+      'lts__t_requests.sum': l2.readRequests + l2.writeRequests + l2.atomRequests + 2 * l2.fabricRequests,
       'lts__t_tag_requests.sum.peak_sustained': slices,
       // the data stage: a sector for every one the SMs read or wrote, the fabric carried, DRAM filled
       // or took back, and every far read's data written into its near copy ([MEAS] lts__d_sectors of the

@@ -237,6 +237,8 @@ export const DERIVATIONS: readonly Derivation[] = [
   // --- L1/TEX ---
   ...l1Access,
   hitRate('l1tex__t_sector_hit_rate.pct', 'l1tex__t_sectors_lookup_hit.sum', 'l1tex__t_sectors_lookup_miss.sum'),
+  // the data pipe is the one L1TEX constituent the model counts
+  alias('l1tex__throughput.avg.pct_of_peak_sustained_elapsed', 'l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed'),
   // --- shared memory ---
   sum('smsp__sass_inst_executed_op_shared.sum', 'smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum'),
   sum('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum'),
@@ -247,6 +249,8 @@ export const DERIVATIONS: readonly Derivation[] = [
   hitRate('lts__t_sector_hit_rate.pct', 'lts__t_sectors_lookup_hit.sum', 'lts__t_sectors_lookup_miss.sum'),
   ratio('lts__average_t_sectors_per_request.ratio', 'lts__t_sectors.sum', 'lts__t_requests.sum'),
   scaled('lts__t_bytes.sum', 'lts__t_sectors.sum', SECTOR_BYTES),
+  // ncu counts each tag lookup as a request
+  alias('lts__t_tag_requests.sum', 'lts__t_requests.sum'),
   ...L2_THROUGHPUT_PARTS.map(l2PctOfPeak),
   // the busiest sub-unit: lts__throughput is the max of its breakdown
   busiest('lts__throughput', L2_THROUGHPUT_PARTS),

@@ -87,15 +87,15 @@ export interface LaunchTraffic {
    * every shared-pipe wavefront (l1tex__data_pipe_lsu_wavefronts_mem_shared: op_misc and LDGSTS
    * included), for the L1 data pipe's share; the timing model sees the shared loads and stores only
    */
-  sharedWavefronts?: number;
+  sharedWavefronts: number;
   /** SHFLs and S2Rs of per-thread registers (op_misc, one wavefront each): LSU work the timing model does not see */
-  lsuMiscInstructions?: number;
+  lsuMiscInstructions: number;
 }
 
 export interface TimingModel {
   observer: ExecObserver;
   /** ncu metrics of the launch, given what the counters saw (LaunchTraffic) */
-  finish(traffic?: LaunchTraffic): Record<string, number>;
+  finish(traffic: LaunchTraffic): Record<string, number>;
 }
 
 /** the numbers the model uses, from the arch data (defaults: hardware-rules.md §8, calibration notes in arch data) */
@@ -423,7 +423,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const memEnd = new Float64Array(1);
   /** the L1 data pipe's global wavefronts: one per line a request touches */
   let l1Lines = 0;
-  let sharedWavefronts = 0;
   let dramBytesSeen = 0;
   let lsuInstr = 0;
 
@@ -680,7 +679,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const sm = ws[o + W_SM] as number;
     const k = kind[pc] as number;
     if (k === K_LDS || k === K_STS || k === K_ATOMS) {
-      sharedWavefronts += n;
       const ts = shCal.reserve(sm, t, n);
       if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
       // the MIO queue holds a few instructions' wavefronts
@@ -740,7 +738,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (over > 0) stallWarp(wi, R_LG, over);
   };
 
-  const finish = (traffic?: LaunchTraffic): Record<string, number> => {
+  const finish = (traffic: LaunchTraffic): Record<string, number> => {
     // close the live blocks and warps
     for (let wi = 0; wi < nWarps; wi++) {
       const o = wi * W_STRIDE;
@@ -815,10 +813,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const smElapsed = elapsed * smCount;
     const issuePct = pct(issued, smElapsed * S);
     // the LSU's input: memory instructions, and the shuffles and per-thread S2Rs that pass the shared pipe
-    const lsuPct = pct(lsuInstr + (traffic?.lsuMiscInstructions ?? 0), smElapsed * P.lsuPerCycle);
+    const lsuPct = pct(lsuInstr + traffic.lsuMiscInstructions, smElapsed * P.lsuPerCycle);
     // the data pipe's wavefronts: a line of a global request (a stride-32 load's 32 lines take 32,
     // however few sectors: H200 g_ld_u32_stride32 24.1 % active) or a shared-memory wavefront
-    const l1Work = (l1Lines + (traffic?.sharedWavefronts ?? sharedWavefronts)) / P.sharedWavefrontsPerCycle;
+    const l1Work = (l1Lines + traffic.sharedWavefronts) / P.sharedWavefrontsPerCycle;
     const l1PctActive = pct(l1Work, activeSum);
     const l1PctElapsed = pct(l1Work, smElapsed);
     const dramPct = pct(dramTotal, elapsed * P.dramPeakBytesPerCycle);
@@ -826,7 +824,6 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
     m['l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed'] = lsuPct;
     m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;
-    m['l1tex__throughput.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
     m['l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed'] = l1PctElapsed;
     m['dram__throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
     m['gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'] = dramPct;
