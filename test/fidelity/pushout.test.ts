@@ -24,7 +24,14 @@
  * residue lines in the sets the uneven index fills most; family 5's (annot: pass 1 1.1-1.8 MB, pass 2
  * 0.6-0.7 MB per launch, the H200 0.26-0.98 and 0.10-0.16) are persisting lines evicted from sets holding
  * more of them than their set-aside ways. An uneven index would need the set-aside and the dirty room to
- * be budgets of a slice (hundreds of sets), not of each set.
+ * be budgets of a slice (hundreds of sets), not of each set. That was tried too: both as budgets of each
+ * 320-set slice (its least recently used dirty or persisting line given up), each block permuted over
+ * the sets and 16 % of lines hashed anywhere. Every copy layout then pushes out 0.58-0.60 MB, family 1
+ * and family 5 hold their bounds, the push-out curves of reads and copies come closer, and 10 other
+ * tests fail. Two of them rule the idea out: far reads of 24 MiB push 0.43 MB out where the H200 pushes
+ * 0.01 (with every line copied, its sets overflow all at once, at 28 MiB: they are even), and stores of
+ * 24 MiB 0.02 MB where the H200 writes 0.65 (its dirty room binds before a slice's would). What fills the
+ * H200's sets unevenly for reads and copies but evenly for far reads is not a hash of the address alone.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
