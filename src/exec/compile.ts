@@ -371,16 +371,22 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     (slots[at] as Slot).fn = fn;
   };
 
-  const lower = (list: Instr[]): void => {
+  /**
+   * `tail`: nothing follows the list but the kernel's end. nvcc then ends the kernel where a construct
+   * would skip to its end: a loop's guard and an if's branch around its body are `@!P EXIT`, and no
+   * BSYNC rejoins threads that only have the EXIT left (the ground truth's SASS: occ_grid_*, family 5's
+   * passes)
+   */
+  const lower = (list: Instr[], tail = false): void => {
     let prev: Instr | null = null;
     let prevAt = -1;
     const uncount = (at: number): void => {
       const m = slots[at]?.meta;
       if (m) m.counted = false;
     };
-    for (const i of list) {
+    for (const [n, i] of list.entries()) {
       const at = slots.length;
-      lowerOne(i);
+      lowerOne(i, tail && n === list.length - 1);
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
@@ -393,7 +399,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     }
   };
 
-  const lowerOne = (i: Instr): void => {
+  const lowerOne = (i: Instr, tail: boolean): void => {
     const index = slots.length;
     const arith = genArith(i, layout);
     if (arith) {
@@ -469,17 +475,27 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         emit((w: Warp) => w.breakLanes(w.mask), meta(i));
         return;
       case 'if':
-        lowerIf(i);
+        lowerIf(i, tail);
         return;
       case 'loop':
-        lowerLoop(i);
+        lowerLoop(i, tail);
         return;
       default:
         throw new Error(`cannot compile ${i.op}`);
     }
   };
 
-  const lowerIf = (i: Extract<Instr, { op: 'if' }>): void => {
+  /** `@!P EXIT` (the tail rule): the active lanes for which `cond` fails leave the kernel */
+  const exitUnless = (i: Instr, condMask: (w: Warp) => number): void => {
+    const at = emit(null, meta(i, true, 'EXIT', 'exit'));
+    patch(at, (w: Warp) => {
+      const leaving = w.active & ~condMask(w);
+      c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - w.activeCount + popc(leaving);
+      if (leaving !== 0) w.exitLanes(leaving);
+    });
+  };
+
+  const lowerIf = (i: Extract<Instr, { op: 'if' }>, tail: boolean): void => {
     const cond = i.cond;
     const condMask = predMask(cond, layout);
     // `if (c) return;` is a predicated EXIT in SASS, and a `when` region is if-converted: no branch
@@ -489,21 +505,26 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         w.predStack[w.psp++] = w.mask;
         w.mask = w.mask & condMask(w);
       }, pseudo(i));
-      lower(i.then);
+      lower(i.then, tail);
       emit((w: Warp) => {
         // lanes that exited inside the region are gone from the restored mask
         w.mask = (w.predStack[--w.psp] as number) & ~w.exited;
       }, pseudo(i));
       return;
     }
+    if (tail && i.else === null) {
+      exitUnless(i, condMask);
+      lower(i.then, true);
+      return;
+    }
     // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC
     const reconverges = !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
     const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
-    lower(i.then);
+    lower(i.then, tail);
     let endThenAt = -1;
     if (i.else) endThenAt = emit(null, meta(i, true, 'BRA', 'branch'));
     const elseAt = slots.length;
-    if (i.else) lower(i.else);
+    if (i.else) lower(i.else, tail);
     const joinAt = emit(null, reconverges ? bsync(i) : pseudo(i));
     const after = joinAt + 1;
     patch(ifAt, (w: Warp) => {
@@ -528,14 +549,19 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     patch(joinAt, (w: Warp) => w.resume());
   };
 
-  const lowerLoop = (i: Extract<Instr, { op: 'loop' }>): void => {
+  const lowerLoop = (i: Extract<Instr, { op: 'loop' }>, tail: boolean): void => {
     const cond = i.cond;
     const condMask = predMask(cond, layout);
-    // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC
-    const reconverges = !isUniform(cond) || hasBreak(i.body);
+    // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC, unless only the
+    // kernel's end follows it
+    const reconverges = !tail && (!isUniform(cond) || hasBreak(i.body));
+    if (tail && i.guard) {
+      lower(i.head);
+      exitUnless(i, condMask);
+    }
     const enterAt = emit(null, pseudo(i));
     let guardAt = -1;
-    if (i.guard) {
+    if (i.guard && !tail) {
       lower(i.head);
       guardAt = emit(null, meta(i, true, 'BRA', 'branch'));
     }
@@ -576,7 +602,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   // every sm_90 kernel starts with LDC R1, c[0x0][0x28]: the ABI's stack pointer (in all 94 kernels of
   // the ground truth's SASS; an empty kernel executes it and EXIT, test/fidelity/probes/shared_misc_probe.cu)
   emit(() => {}, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
-  lower(kernel.body);
+  lower(kernel.body, true);
   // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
   emit((w: Warp) => w.exitLanes(w.active), { opcode: 'EXIT', cls: 'exit', line: endLoc.line, file: endLoc.file, counted: true, bytes: 0 });

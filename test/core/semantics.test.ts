@@ -103,6 +103,41 @@ describe('loops', () => {
     expect(metric(flat, 'smsp__inst_executed.sum')).toBeLessThan(metric(loop, 'smsp__inst_executed.sum'));
   });
 
+  // nvcc ends the kernel where a construct with nothing after it would skip to its end: the guard is
+  // `@!P EXIT`, no branch, and no BSYNC follows (the ground truth's occ_grid_full: 1 branch per warp)
+  const tailed = (after: boolean) =>
+    defineKernel({
+      name: after ? 'loop_then_store' : 'loop_ends_kernel',
+      params: { out: ptr('global', u32) },
+      launch: { grid: 2, block: 64 },
+      setup: (h) => ({ out: h.alloc(u32, 256, 'out') }),
+      check: (h, { out }) => {
+        for (let t = 0; t < 100; t++) if (h.readNumber(out, u32, t) !== t + 1) return `out[${t}] = ${h.readNumber(out, u32, t)}`;
+        if (after && h.readNumber(out, u32, 128) !== 7) return 'out[128] not written';
+        return null;
+      },
+      body: (k, { out }) => {
+        const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+        // threads 100..127 skip the loop (warp 3 splits at the guard); the others make one trip
+        k.for(t, 100, 128, (i) => out.at(i).store(i.add(1)));
+        if (after) k.when(t.eq(0), () => out.at(128).store(7));
+      },
+    });
+  it('a loop that ends the kernel: an EXIT guard, back-edges only, no BSYNC', () => {
+    const tail = run(tailed(false));
+    const inner = run(tailed(true));
+    expect(tail.check).toEqual({ passed: true });
+    expect(inner.check).toEqual({ passed: true });
+    // 4 warps: one back-edge each; followed by code, a guard branch each too
+    expect(metric(tail, 'smsp__sass_branch_targets.sum')).toBe(4);
+    expect(metric(inner, 'smsp__sass_branch_targets.sum')).toBe(8);
+    // the inner one, per warp: a BSYNC, the store's ISETP and STG; warp 3's skipping lanes reach the BSYNC
+    // on their own (+1), as its guard split it (the EXIT guard splits no branch)
+    expect(metric(inner, 'smsp__inst_executed.sum') - metric(tail, 'smsp__inst_executed.sum')).toBe(4 * 3 + 1);
+    expect(metric(inner, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(1);
+    expect(metric(tail, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(0);
+  });
+
   const breaking = defineKernel({
     name: 'break_early',
     params: { out: ptr('global', u32) },

@@ -174,6 +174,9 @@ describe('*_sync masks', () => {
         const y = k.shfl('idx', i, 0, { mask: 0xffffffff }); // MARK full mask
         out.at(i).store(y.cast(u32));
       });
+      // code after the loop: the lanes that skipped it wait to reconverge (a loop that ends the kernel
+      // would send them to EXIT, and the message would say they have exited)
+      out.at(tid).store(0);
     });
     const { message } = fault(k, 'bad-mask');
     expect(message).toContain(
