@@ -119,6 +119,8 @@ export interface Arch {
     l2BytesPerCycle: number;
     /** LSU instructions per cycle per SM */
     lsuInstPerCyclePerSm: number;
+    /** ADU instructions (constant loads, EXIT, block barriers) per cycle per SM */
+    aduInstPerCyclePerSm: number;
     fp32LanesPerSm: number;
     fp64LanesPerSm: number;
     /** MUFU lanes per SM (default 16) */

@@ -121,10 +121,13 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     case 'const':
     case 'assign':
       return { opcode: 'MOV', cls: 'move', bytes: 0 };
+    // nvcc loads 64-bit parameters (pointers, size_t) into uniform registers (ULDC.64) and 32-bit ones
+    // with LDC; blockDim with LDC c[0x0][0x0], gridDim with ULDC (the ground truth's SASS). LDC is an
+    // ADU instruction, ULDC is not (sm__inst_executed_pipe_adu: test/fidelity/sol_breakdown.test.ts)
     case 'param':
-      return { opcode: 'LDC', cls: 'move', bytes: 0 };
+      return { opcode: storageOf(i.type) === 'i32' || storageOf(i.type) === 'f32' ? 'LDC' : 'ULDC.64', cls: 'move', bytes: 0 };
     case 'special':
-      return { opcode: 'S2R', cls: 'move', bytes: 0 };
+      return { opcode: i.sreg.startsWith('ntid') ? 'LDC' : i.sreg.startsWith('nctaid') ? 'ULDC' : 'S2R', cls: 'move', bytes: 0 };
     case 'unary': {
       if (i.fn === 'mov') return { opcode: 'MOV', cls: 'move', bytes: 0 };
       if (SFU.has(i.fn)) return { opcode: `MUFU.${i.fn.toUpperCase()}`, cls: 'sfu', bytes: 0 };
@@ -602,6 +605,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   // every sm_90 kernel starts with LDC R1, c[0x0][0x28]: the ABI's stack pointer (in all 94 kernels of
   // the ground truth's SASS; an empty kernel executes it and EXIT, test/fidelity/probes/shared_misc_probe.cu)
   emit(() => {}, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+  // a kernel with shared memory reads SR_CgaCtaId, the base of its block's window in the shared space,
+  // once (S2UR or S2R: in all 27 of the ground truth's kernels that use shared memory)
+  if (kernel.sharedStaticBytes > 0 || kernel.usesDynamicShared)
+    emit(() => {}, { opcode: 'S2UR', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   lower(kernel.body, true);
   // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };

@@ -176,7 +176,8 @@ export function runLaunch(
     const sharedWavefronts = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
     const lsuMiscInstructions = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum']);
     const traffic = dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {};
-    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions }));
+    const aduInstructions = Number(metrics['sm__inst_executed_pipe_adu.sum']);
+    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions }));
   }
   return {
     ir,

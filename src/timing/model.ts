@@ -90,6 +90,8 @@ export interface LaunchTraffic {
   sharedWavefronts: number;
   /** SHFLs and S2Rs of per-thread registers (op_misc, one wavefront each): LSU work the timing model does not see */
   lsuMiscInstructions: number;
+  /** ADU instructions (sm__inst_executed_pipe_adu: LDC, EXIT, BAR) */
+  aduInstructions: number;
 }
 
 export interface TimingModel {
@@ -109,6 +111,7 @@ export interface TimingParams {
   blockRetire: number;
   dramJitter: number;
   lsuPerCycle: number;
+  aduPerCycle: number;
   l1SectorsPerCycle: number;
   sharedWavefrontsPerCycle: number;
   l2SectorsPerCycle: number;
@@ -155,6 +158,7 @@ export function timingParams(arch: Arch): TimingParams {
     blockRetire: L.blockRetire,
     dramJitter: L.dramJitter,
     lsuPerCycle: T.lsuInstPerCyclePerSm,
+    aduPerCycle: T.aduInstPerCyclePerSm,
     l1SectorsPerCycle: T.l1BytesPerCyclePerSm / sectors,
     sharedWavefrontsPerCycle: T.sharedWavefrontsPerCyclePerSm ?? 1,
     l2SectorsPerCycle: T.l2BytesPerCycle / sectors,
@@ -226,7 +230,7 @@ function kindOf(m: InstrMeta): number {
     case 'sfu':
       return K_SFU;
     case 'move':
-      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' ? K_CONST : K_ALU;
+      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode.startsWith('LDC') || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
     case 'ldg':
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
@@ -820,7 +824,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const l1PctActive = pct(l1Work, activeSum);
     const l1PctElapsed = pct(l1Work, smElapsed);
     const dramPct = pct(dramTotal, elapsed * P.dramPeakBytesPerCycle);
-    m['sm__throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(issuePct, lsuPct);
+    // the ADU takes half an instruction per cycle: in the g_ld_*/g_st_* launches its 3 per warp are the
+    // SM's busiest pipe on the H200 (sol_breakdown_h200.csv: 24.6 % for g_ld_u32_coalesced, issue 18.3 %)
+    const aduPct = pct(traffic.aduInstructions, smElapsed * P.aduPerCycle);
+    m['sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_elapsed'] = aduPct;
+    // Mem Pipes Busy, and the SM's busiest unit (issue slots or a memory pipe)
+    m['sm__memory_throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(lsuPct, aduPct);
+    m['sm__throughput.avg.pct_of_peak_sustained_elapsed'] = Math.max(issuePct, lsuPct, aduPct);
     m['sm__inst_issued.avg.pct_of_peak_sustained_elapsed'] = issuePct;
     m['l1tex__lsuin_requests.avg.pct_of_peak_sustained_elapsed'] = lsuPct;
     m['l1tex__throughput.avg.pct_of_peak_sustained_active'] = l1PctActive;

@@ -13,6 +13,8 @@
  * back, and each far read's copy fill). "Max Bandwidth" is the busiest of DRAM, the SMs' port into the
  * L2 (half a cycle per 64-B granule a read asks for, a cycle per sector written) and the LSU's input
  * (memory instructions, shuffles and per-thread S2Rs); "Memory Throughput" the busier of the two.
+ * "SM Throughput" takes in the ADU pipe, half an instruction per cycle: its constant loads, EXITs and
+ * barriers are the busiest SM unit of the g_ld_* / g_st_* launches (24.6 % for g_ld_u32_coalesced).
  * occ_regs_64 is left out: its IR loop is not its SASS (the instruction counts differ 16x).
  */
 import { readFileSync } from 'node:fs';
@@ -69,6 +71,24 @@ describe("ncu's roll-up throughputs vs the H200's breakdown probe", () => {
       expect(mine, kernel).toBe(ours(run, kernel, `sm__inst_issued${PCT}`));
       expect(Math.abs(mine - h.get(`sm__instruction_throughput${PCT}`)!), kernel).toBeLessThan(8);
     }
+  });
+
+  it('the ADU pipe (LDC, EXIT, BAR) per warp as the H200 counts it (the transposes 1 short), and SM Throughput within 8 points', () => {
+    const rows: string[] = [];
+    for (const [run, kernel] of CASES) {
+      const h = h200.get(kernel)!;
+      const warps = Number(fidelityKernel(run, kernel).metrics['smsp__warps_launched.sum']);
+      // the launches are the H200's (same grid and block): the same warps
+      const perWarp = (h.get('sm__inst_executed_pipe_adu.avg')! * 132) / warps;
+      const mine = ours(run, kernel, 'sm__inst_executed_pipe_adu.sum') / warps;
+      const sm = ours(run, kernel, `sm__throughput${PCT}`);
+      rows.push(`${kernel} ${mine.toFixed(2)} per warp (H200 ${perWarp.toFixed(2)}), ${sm.toFixed(1)} % (H200 ${h.get(`sm__throughput${PCT}`)})`);
+      // LDC R1, LDC of blockDim, EXIT: 3 per warp; with shared memory SR_CgaCtaId and a barrier (the
+      // reduction 5.25 per warp, the H200 5.13; the transposes 5, the H200 6.04)
+      expect(Math.abs(mine - perWarp), kernel).toBeLessThan(/transpose/.test(kernel) ? 1.1 : 0.15);
+      expect(Math.abs(sm - h.get(`sm__throughput${PCT}`)!), kernel).toBeLessThan(8);
+    }
+    console.log(`ADU, SM Throughput: ${rows.join('; ')}`);
   });
 
   it('Mem Busy is one of its four modelled constituents on the H200, and within 8 points here; the L2 stages count as the H200 does', () => {

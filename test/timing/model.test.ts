@@ -160,6 +160,31 @@ describe('timing model', () => {
     expect(m(k, 'smsp__warps_issue_stalled_long_scoreboard.sum')).toBeGreaterThan(H200.latency.l2Hit);
   });
 
+  it('the ADU pipe runs LDC, the shared window read, EXIT and barriers: half one per cycle, part of SM Throughput', () => {
+    const k = run(
+      defineKernel({
+        name: 'adu_count',
+        params: { out: ptr('global', f32), scale: i32 },
+        launch: { grid: 264, block: 64 },
+        setup: (h) => ({ out: h.alloc(f32, 264 * 64, 'out'), scale: 3 }),
+        body: (k, { out, scale }) => {
+          const s = k.shared(f32, [64]);
+          s.at(k.threadIdx.x).store(k.threadIdx.x.cast(f32));
+          k.syncthreads();
+          out.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x)).store(s.at(k.threadIdx.x).get().mul(scale.cast(f32)));
+        },
+      }),
+    );
+    // per warp: LDC R1, LDC of the int parameter, LDC of blockDim (the pointer is a ULDC.64), S2UR of
+    // SR_CgaCtaId, BAR, EXIT
+    const warps = m(k, 'smsp__warps_launched.sum');
+    expect(m(k, 'sm__inst_executed_pipe_adu.sum')).toBe(6 * warps);
+    const adu = m(k, 'sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_elapsed');
+    expect(adu).toBeCloseTo((100 * 6 * warps) / (m(k, 'sm__cycles_elapsed.sum') * H200.throughput.aduInstPerCyclePerSm), 6);
+    expect(m(k, 'sm__throughput.avg.pct_of_peak_sustained_elapsed')).toBeGreaterThanOrEqual(adu);
+    expect(m(k, 'sm__memory_throughput.avg.pct_of_peak_sustained_elapsed')).toBeGreaterThanOrEqual(adu);
+  });
+
   it("the seed's example (512 threads, 8 registers, 8 KB shared, 80 blocks): 100 % theoretical, small-grid advice", async () => {
     const r = await profileFile({ file: 'kernels/occupancy.ts', kernel: 'seed_example_80blocks' });
     const k = r.kernels[0]!;

@@ -58,7 +58,7 @@ export const a100: Arch = {
   dramFillGranularity: 32,
   ncuReplayDirtyBytes: 0,
   latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 33, l2Hit: 206, dram: 536, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunch: 121, blockRetire: 340, dramJitter: 300 },
-  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 3830, lsuInstPerCyclePerSm: 1, fp32LanesPerSm: 64, fp64LanesPerSm: 32, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 2 },
+  throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 3830, lsuInstPerCyclePerSm: 1, aduInstPerCyclePerSm: 0.5, fp32LanesPerSm: 64, fp64LanesPerSm: 32, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 2 },
   launchOverheadNs: 746,
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
 };
@@ -127,6 +127,7 @@ export const a100Sources: ArchSources = {
   'throughput.l1BytesPerCyclePerSm': '[NV] hardware-rules.md §1.4 Rule G4 (128 B/cycle/SM)',
   'throughput.l2BytesPerCycle': '[MEAS] RRZE gpu-l2-cache (A100-80GB): about 5.4 TB/s; / 1.41 GHz = 3,830 B per SM cycle; hardware-rules.md §8.2',
   'throughput.lsuInstPerCyclePerSm': '[NV] hardware-rules.md §1.4, §8.1',
+  'throughput.aduInstPerCyclePerSm': '[INFER] as on the H200; not measured on an A100',
   'throughput.fp32LanesPerSm': '[DOC] hardware-rules.md §8.1, §9: 64 FP32 lanes per SM on sm_80',
   'throughput.fp64LanesPerSm': '[INFER] NVIDIA Ampere whitepaper (32 FP64 cores per SM), not among our references',
   'latency.special': '[INFER] as the H200',

@@ -98,6 +98,7 @@ export const h100Sources: ArchSources = {
   'throughput.l1BytesPerCyclePerSm': '[NV] hardware-rules.md §1.4 Rule G4 (128 B/cycle/SM)',
   'throughput.l2BytesPerCycle': '[INFER] RRZE has no H100 L2 bandwidth; taken from the H200 (same L2 design, 9.85 TB/s at 1.98 GHz)',
   'throughput.lsuInstPerCyclePerSm': '[NV] hardware-rules.md §1.4, §8.1',
+  'throughput.aduInstPerCyclePerSm': '[INFER] as measured on the H200 (same GH100 SM)',
   'throughput.fp32LanesPerSm': '[DOC] hardware-rules.md §8.1, §9: 128 FP32 lanes per SM on sm_90',
   'throughput.fp64LanesPerSm': '[INFER] NVIDIA Hopper whitepaper (64 FP64 cores per SM), not among our references',
   'latency.special': '[INFER] as the H200',
