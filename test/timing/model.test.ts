@@ -165,8 +165,9 @@ describe('timing model', () => {
       defineKernel({
         name: 'adu_count',
         params: { out: ptr('global', f32), scale: i32 },
+        defaults: { scale: 3 },
         launch: { grid: 264, block: 64 },
-        setup: (h) => ({ out: h.alloc(f32, 264 * 64, 'out'), scale: 3 }),
+        setup: (h) => ({ out: h.alloc(f32, 264 * 64, 'out') }),
         body: (k, { out, scale }) => {
           const s = k.shared(f32, [64]);
           s.at(k.threadIdx.x).store(k.threadIdx.x.cast(f32));
