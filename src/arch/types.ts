@@ -119,7 +119,7 @@ export interface Arch {
     l2BytesPerCycle: number;
     /** LSU instructions per cycle per SM */
     lsuInstPerCyclePerSm: number;
-    /** ADU instructions (constant loads, EXIT, block barriers) per cycle per SM */
+    /** ADU instructions (constant loads, the shared window's S2UR, EXIT, block barriers) per cycle per SM */
     aduInstPerCyclePerSm: number;
     fp32LanesPerSm: number;
     fp64LanesPerSm: number;

@@ -90,7 +90,7 @@ export interface LaunchTraffic {
   sharedWavefronts: number;
   /** SHFLs and S2Rs of per-thread registers (op_misc, one wavefront each): LSU work the timing model does not see */
   lsuMiscInstructions: number;
-  /** ADU instructions (sm__inst_executed_pipe_adu: LDC, EXIT, BAR) */
+  /** ADU instructions (sm__inst_executed_pipe_adu: LDC, the shared window's S2UR, EXIT, BAR) */
   aduInstructions: number;
 }
 
@@ -230,7 +230,7 @@ function kindOf(m: InstrMeta): number {
     case 'sfu':
       return K_SFU;
     case 'move':
-      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode.startsWith('LDC') || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
+      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
     case 'ldg':
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
