@@ -376,9 +376,9 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
 
   /**
    * `tail`: nothing follows the list but the kernel's end. nvcc then ends the kernel where a construct
-   * would skip to its end: a loop's guard and an if's branch around its body are `@!P EXIT`, and no
-   * BSYNC rejoins threads that only have the EXIT left (the ground truth's SASS: occ_grid_*, family 5's
-   * passes)
+   * would skip to its end: a loop's guard and an if's branch around its body are `@!P EXIT`, an if/else's
+   * then side ends in EXIT, and no BSYNC rejoins threads that only have the EXIT left (the ground truth's
+   * SASS: occ_grid_*, family 5's passes)
    */
   const lower = (list: Instr[], tail = false): void => {
     let prev: Instr | null = null;
@@ -520,12 +520,13 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       lower(i.then, true);
       return;
     }
-    // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC
-    const reconverges = !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
+    // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC; at the kernel's end the
+    // then side ends in an EXIT instead of a branch over the else side, and nothing rejoins
+    const reconverges = !tail && !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
     const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
     lower(i.then, tail);
     let endThenAt = -1;
-    if (i.else) endThenAt = emit(null, meta(i, true, 'BRA', 'branch'));
+    if (i.else) endThenAt = emit(null, tail ? meta(i, true, 'EXIT', 'exit') : meta(i, true, 'BRA', 'branch'));
     const elseAt = slots.length;
     if (i.else) lower(i.else, tail);
     const joinAt = emit(null, reconverges ? bsync(i) : pseudo(i));
@@ -548,7 +549,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       } else w.setActive(t);
     });
     // the then side jumps to the BSYNC, where it waits for the else side
-    if (endThenAt >= 0) patch(endThenAt, reconverges ? (w: Warp) => { w.pc = joinAt; } : (w: Warp) => w.resume());
+    if (endThenAt >= 0) patch(endThenAt, tail ? (w: Warp) => w.exitLanes(w.active) : reconverges ? (w: Warp) => { w.pc = joinAt; } : (w: Warp) => w.resume());
     patch(joinAt, (w: Warp) => w.resume());
   };
 

@@ -45,6 +45,24 @@ describe('divergent if/else', () => {
     expect(metric(k, 'smsp__sass_branch_targets.sum')).toBe(16);
     expect(metric(k, 'smsp__sass_average_branch_targets_threads_uniform.pct')).toBeCloseTo(50, 6);
   });
+
+  it('at the end of the kernel: the then side ends in EXIT, no branch over the else, no BSYNC', () => {
+    const tail = run(
+      defineKernel({
+        ...kernel,
+        name: 'odd_even_tail',
+        body: (k, { out }) => {
+          const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
+          k.if(t.and(1).eq(1), () => out.at(t).store(t.mul(3)), () => out.at(t).store(t.neg()));
+        },
+      }),
+    );
+    expect(tail.check).toEqual({ passed: true });
+    expect(metric(tail, 'smsp__sass_branch_targets.sum')).toBe(8);
+    expect(metric(tail, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(8);
+    // per warp: the then side's EXIT, the else side's (the kernel's) EXIT
+    expect(metric(tail, 'smsp__inst_executed_op_branch.sum') - metric(tail, 'smsp__sass_inst_executed_op_branch.sum')).toBe(8 * 2);
+  });
 });
 
 describe('loops', () => {
