@@ -3,7 +3,7 @@
  * instructions that drive each warp's reconvergence stack, and every instruction becomes one closure
  * (arithmetic ones generated JavaScript, see codegen.ts). Compiled once per launch.
  */
-import type { Instr, KernelIR, Operand, SpecialReg, Storage } from '../ir/types.js';
+import type { Instr, KernelIR, Operand, SpecialReg, Storage, ValueType } from '../ir/types.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import type { ExecEnv } from './env.js';
@@ -350,6 +350,30 @@ function fallsThrough(list: readonly Instr[]): boolean {
   return true;
 }
 
+const isWideInt = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
+
+/**
+ * The SASS instructions a 64-bit integer operation takes beyond its first: the SM's integer datapath is
+ * 32 bits wide, so nvcc adds, compares and combines the high halves separately (IADD3 + IADD3.X, ISETP +
+ * ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half) and a 64-bit multiply takes IMAD.WIDE.U32 and two
+ * IMADs (the ground truth's SASS: the family-5 passes' ptrdiff_t addressing, g_st_u64's make_val)
+ */
+function wideExtras(i: Instr): string[] {
+  switch (i.op) {
+    case 'binary':
+      if (!isWideInt(i.type) || i.fn === 'div' || i.fn === 'rem') return [];
+      return i.fn === 'mul' ? ['IMAD', 'IMAD'] : [i.fn === 'add' || i.fn === 'sub' ? 'IADD3.X' : i.fn === 'shl' || i.fn === 'shr' ? 'SHF' : 'LOP3'];
+    case 'unary':
+      return isWideInt(i.type) && (i.fn === 'neg' || i.fn === 'not') ? ['IADD3.X'] : [];
+    case 'cmp':
+      return isWideInt(i.a.type) ? ['ISETP.EX'] : [];
+    case 'lea':
+      return isWideInt(i.index.type) ? ['LEA.HI.X'] : [];
+    default:
+      return [];
+  }
+}
+
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
   const layout = new RegLayout(
@@ -390,6 +414,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     for (const [n, i] of list.entries()) {
       const at = slots.length;
       lowerOne(i, tail && n === list.length - 1);
+      for (const opcode of wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);

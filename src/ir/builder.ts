@@ -602,9 +602,15 @@ export class KernelBuilder {
    * for (i = start; i < end; i += step) body(i) — guard branch + back-edge branch, as nvcc emits.
    * `{ unroll: true }` is `#pragma unroll` on a loop with constant bounds (nvcc's default for short ones):
    * the body is laid out once per trip with i a constant, and there is no loop and no branch.
+   * `{ unroll: n }` is `#pragma unroll n` on a loop whose trip count is known only at run time (nvcc
+   * unrolls small runtime loops by 4 on its own): see unrolledFor.
    */
-  for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, opts: { unroll?: boolean } = {}): void {
+  for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, opts: { unroll?: boolean | number } = {}): void {
     const loc = callerLoc();
+    if (typeof opts.unroll === 'number') {
+      this.unrolledFor(loc, start, end, step, body, opts.unroll);
+      return;
+    }
     if (opts.unroll) {
       if (typeof start !== 'number' || typeof end !== 'number' || typeof step !== 'number' || !Number.isInteger(start) || !Number.isInteger(end) || !Number.isInteger(step) || step <= 0)
         throw irError(loc, 'k.for(..., { unroll: true }) needs integer start, end and a positive step written as numbers (a loop nvcc can unroll has a trip count known at compile time)');
@@ -619,6 +625,38 @@ export class KernelBuilder {
       body(i);
       i.set(i.add(step));
     }, true);
+  }
+
+  /**
+   * nvcc's layout of a runtime loop unrolled n times (the ground truth's l2_*_pass1 SASS, 32 trips:
+   * 9 branches per warp): a guard, the trip count and its remainder; if at least n trips, a loop of n
+   * bodies with one back-edge; then, if a remainder is left, a loop of one body per trip. At the end of
+   * a kernel the guard and the remainder test are EXITs (the tail rule). The index of an unrolled copy
+   * is computed only when the body takes it.
+   */
+  private unrolledFor(loc: SourceLoc, start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, n: number): void {
+    if (!Number.isInteger(n) || n < 2 || n > MAX_UNROLL || (n & (n - 1)) !== 0)
+      throw irError(loc, `k.for(..., { unroll: ${n} }): unroll by a power of two from 2 to ${MAX_UNROLL} (nvcc's #pragma unroll n)`);
+    if (typeof step !== 'number' || !Number.isInteger(step) || step <= 0) throw irError(loc, `k.for(..., { unroll: ${n} }) needs a positive integer step written as a number`);
+    const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
+    const i = this.let(startV.type as ScalarType, startV);
+    const stepped = () => i.set(i.add(step));
+    this.if(i.lt(end), () => {
+      const span = this.toVal(end, startV.type, loc).sub(i);
+      const trips = step === 1 ? span : span.add(step - 1).div(step);
+      const rem = trips.and(n - 1);
+      this.if(trips.ge(n), () => {
+        const stop = this.toVal(end, startV.type, loc).sub(step === 1 ? rem : rem.mul(step));
+        this.doWhile(() => {
+          for (let u = 0; u < n; u++) body(u === 0 || body.length === 0 ? i : i.add(u * step));
+          i.set(i.add(n * step));
+        }, () => i.lt(stop));
+      });
+      this.if(rem.ne(0), () => this.doWhile(() => {
+        body(i);
+        stepped();
+      }, () => i.lt(end)));
+    });
   }
 
   /** while (cond()) body() */

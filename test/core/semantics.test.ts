@@ -156,6 +156,47 @@ describe('loops', () => {
     expect(metric(tail, 'smsp__sass_branch_targets_threads_divergent.sum')).toBe(0);
   });
 
+  // #pragma unroll 4 on a runtime loop, as nvcc lays it out: trips 2 * (lane + 1) per lane
+  const unrolled4 = (uniform: boolean) =>
+    defineKernel({
+      name: uniform ? 'unroll4_uniform' : 'unroll4_lane_trip',
+      params: { out: ptr('global', u32) },
+      launch: { grid: 2, block: 64 },
+      setup: (h) => ({ out: h.alloc(u32, 128, 'out') }),
+      check: (h, { out }) => {
+        for (let t = 0; t < 128; t++) {
+          const trips = uniform ? 6 : 2 * ((t % 32) + 1);
+          if (h.readNumber(out, u32, t) !== (trips * (trips - 1)) / 2) return `out[${t}] = ${h.readNumber(out, u32, t)}`;
+        }
+        return null;
+      },
+      body: (k, { out }) => {
+        const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+        const trips = uniform ? k.u32(6) : k.laneId.add(1).mul(2);
+        const n = k.let(u32, 0);
+        out.at(t).store(0);
+        k.for(0, trips, 1, (i) => n.set(n.add(i)), { unroll: 4 });
+        out.at(t).store(n);
+      },
+    });
+  it('unrolls a runtime loop by 4 as nvcc does: the same sums, one back-edge per 4 trips, the remainder after', () => {
+    const lanes = run(unrolled4(false));
+    const six = run(unrolled4(true));
+    expect(lanes.check).toEqual({ passed: true });
+    expect(six.check).toEqual({ passed: true });
+    // 6 trips per warp (4 warps): the guard, the test for a block of 4, its back-edge, the remainder's
+    // test and its 2 back-edges
+    expect(metric(six, 'smsp__sass_branch_targets.sum')).toBe(4 * 6);
+    const by3 = defineKernel({
+      name: 'unroll3',
+      params: { out: ptr('global', u32) },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ out: h.alloc(u32, 32, 'out') }),
+      body: (k, { out }) => k.for(0, k.u32(6), 1, (i) => out.at(i).store(i), { unroll: 3 }),
+    });
+    expect(() => run(by3)).toThrow(/unroll by a power of two/);
+  });
+
   const breaking = defineKernel({
     name: 'break_early',
     params: { out: ptr('global', u32) },
@@ -235,6 +276,15 @@ describe('64-bit and conversions', () => {
   });
   it('matches BigInt arithmetic', () => {
     expect(run(kernel).check).toEqual({ passed: true });
+  });
+
+  it('takes the SASS instructions of a 32-bit datapath: the 64-bit multiply three, the OR two', () => {
+    const k = run(kernel);
+    const ops = k.instructions.map((x) => x.opcode);
+    // v = (u64)(i + 4e6) * 2654435761 | 1: IMAD + 2 IMAD, LOP3 + LOP3; out.at(i) has a 32-bit index
+    const mul = ops.indexOf('IMAD', ops.indexOf('I2I'));
+    expect(ops.slice(mul, mul + 5)).toEqual(['IMAD', 'IMAD', 'IMAD', 'LOP3', 'LOP3']);
+    expect(ops).not.toContain('LEA.HI.X');
   });
 });
 
