@@ -640,7 +640,6 @@ export class KernelBuilder {
     if (typeof step !== 'number' || !Number.isInteger(step) || step <= 0) throw irError(loc, `k.for(..., { unroll: ${n} }) needs a positive integer step written as a number`);
     const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
     const i = this.let(startV.type as ScalarType, startV);
-    const stepped = () => i.set(i.add(step));
     this.if(i.lt(end), () => {
       const span = this.toVal(end, startV.type, loc).sub(i);
       const trips = step === 1 ? span : span.add(step - 1).div(step);
@@ -654,7 +653,7 @@ export class KernelBuilder {
       });
       this.if(rem.ne(0), () => this.doWhile(() => {
         body(i);
-        stepped();
+        i.set(i.add(step));
       }, () => i.lt(end)));
     });
   }
