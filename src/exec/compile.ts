@@ -125,7 +125,7 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     // with LDC; blockDim with LDC c[0x0][0x0], gridDim with ULDC (the ground truth's SASS). LDC is an
     // ADU instruction, ULDC is not (sm__inst_executed_pipe_adu: test/fidelity/sol_breakdown.test.ts)
     case 'param':
-      return { opcode: storageOf(i.type) === 'i32' || storageOf(i.type) === 'f32' ? 'LDC' : 'ULDC.64', cls: 'move', bytes: 0 };
+      return { opcode: ['i32', 'f32'].includes(storageOf(i.type)) ? 'LDC' : 'ULDC.64', cls: 'move', bytes: 0 };
     case 'special':
       return { opcode: i.sreg.startsWith('ntid') ? 'LDC' : i.sreg.startsWith('nctaid') ? 'ULDC' : 'S2R', cls: 'move', bytes: 0 };
     case 'unary': {

@@ -640,12 +640,13 @@ export class KernelBuilder {
     if (typeof step !== 'number' || !Number.isInteger(step) || step <= 0) throw irError(loc, `k.for(..., { unroll: ${n} }) needs a positive integer step written as a number`);
     const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
     const i = this.let(startV.type as ScalarType, startV);
-    this.if(i.lt(end), () => {
-      const span = this.toVal(end, startV.type, loc).sub(i);
+    const endV = this.toVal(end, startV.type, loc);
+    this.if(i.lt(endV), () => {
+      const span = endV.sub(i);
       const trips = step === 1 ? span : span.add(step - 1).div(step);
       const rem = trips.and(n - 1);
       this.if(trips.ge(n), () => {
-        const stop = this.toVal(end, startV.type, loc).sub(step === 1 ? rem : rem.mul(step));
+        const stop = endV.sub(step === 1 ? rem : rem.mul(step));
         this.doWhile(() => {
           for (let u = 0; u < n; u++) body(u === 0 || body.length === 0 ? i : i.add(u * step));
           i.set(i.add(n * step));
@@ -654,7 +655,7 @@ export class KernelBuilder {
       this.if(rem.ne(0), () => this.doWhile(() => {
         body(i);
         i.set(i.add(step));
-      }, () => i.lt(end)));
+      }, () => i.lt(endV)));
     });
   }
 
