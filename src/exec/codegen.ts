@@ -1,6 +1,7 @@
 /**
- * Arithmetic instructions compiled to JavaScript once per kernel: one small function per IR
- * instruction with a 32-lane loop over typed arrays, so V8 optimises each on its own. Pure arithmetic
+ * Arithmetic instructions compiled to JavaScript: one small function per IR instruction with a
+ * 32-lane loop over typed arrays, one per text (instructions alike but for their registers share it:
+ * src/exec/regFile.ts instantiate), so V8 optimises each on its own. Pure arithmetic
  * computes every lane (inactive lanes' results are never read: the builder confines a value to the
  * block that defines it); only moves into k.let() variables are masked. A straight run of them is
  * also compiled into one function with one lane loop (genArithRun): a 32-lane loop over typed arrays
@@ -9,7 +10,7 @@
  */
 import type { Instr, Operand, ScalarKind, Storage, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
-import { type RegLayout, RegRefs } from './regFile.js';
+import { type RegLayout, RegRefs, instantiate } from './regFile.js';
 import type { Warp } from './warp.js';
 
 export type Exec = (w: Warp) => void;
@@ -48,6 +49,18 @@ const H = {
   },
   mulhiS(a: number, b: number): number {
     return Number((BigInt(a) * BigInt(b)) >> 32n) | 0;
+  },
+  /** the high 32 bits of the unsigned 64-bit product of two 32-bit words, in exact double arithmetic */
+  umulhi(x: number, y: number): number {
+    const a = x >>> 0;
+    const b = y >>> 0;
+    const a0 = a & 0xffff;
+    const a1 = a >>> 16;
+    const b0 = b & 0xffff;
+    const b1 = b >>> 16;
+    const m1 = a1 * b0 + ((a0 * b0) >>> 16);
+    const m2 = a0 * b1 + (m1 % 65536);
+    return (a1 * b1 + Math.floor(m1 / 65536) + Math.floor(m2 / 65536)) | 0;
   },
   mulhiU(a: number, b: number): number {
     return Number((BigInt(a >>> 0) * BigInt(b >>> 0)) >> 32n) | 0;
@@ -143,6 +156,25 @@ class Gen {
     this.locals.set(reg, t);
     return stmt;
   }
+  /** lane `l` of a 64-bit integer operand as int32 expressions [low half, high half] */
+  halves(o: Operand): [string, string] {
+    if ('imm' in o) {
+      const v = BigInt.asIntN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm)));
+      return [numLit(Number(BigInt.asIntN(32, v))), numLit(Number(BigInt.asIntN(32, v >> 32n)))];
+    }
+    return this.refs.halves(o.reg, 'l');
+  }
+  /**
+   * the statement writing a 64-bit integer to lane `l` of register `reg` as its halves `lo` and `hi`
+   * (int32 expressions, after the statements `pre`); the register's BigInt is never made
+   */
+  setHalves(reg: number, pre: string, lo: string, hi: string, masked: boolean): string {
+    // a later statement reads the register itself, not a local of an earlier value
+    this.locals.delete(reg);
+    const [dl, dh] = this.refs.halves(reg, 'l');
+    const s = `{ ${pre} const lo = ${lo}, hi = ${hi}; ${dl} = lo; ${dh} = hi; }`;
+    return this.fused && masked ? `if (((m >>> l) & 1) !== 0) ${s}` : s;
+  }
   fn(loopBody: string, masked: boolean): Exec {
     const loop = this.fused
       ? `const m = w.mask; for (let l = 0; l < 32; l++) { ${loopBody} }`
@@ -150,7 +182,7 @@ class Gen {
         ? `const m = w.mask; if (m === -1) { for (let l = 0; l < 32; l++) { ${loopBody} } } else { for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${loopBody} } } }`
         : `for (let l = 0; l < 32; l++) { ${loopBody} }`;
     const src = `return function exec(w) { ${this.refs.declarations()} ${loop} };`;
-    return new Function('H', 'K', src)(H, this.layout.shared) as Exec;
+    return instantiate<Exec>('arith', ['H', ...this.refs.paramNames()], src, [H, ...this.refs.params]);
   }
 }
 
@@ -326,8 +358,91 @@ function bitcastExpr(from: ValueType, to: ValueType, A: string): string {
   return A; // same storage (i32 <-> u32, i64 <-> u64)
 }
 
+const isInt64 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
+
+/**
+ * 64-bit integer arithmetic on the registers' int32 halves, for what address arithmetic uses (moves,
+ * constants, add, sub, multiply, bitwise, widening and narrowing, comparisons, an index): a BigInt per
+ * lane and operation made such code several times slower. Other operations (divide, shifts) take
+ * BigInts (statement); null for those.
+ */
+function statement64(i: Instr, g: Gen): string | null {
+  switch (i.op) {
+    case 'const':
+      if (!isInt64(i.type)) return null;
+      return g.setHalves(i.dst, '', ...g.halves({ imm: i.value, type: i.type }), false);
+    case 'assign':
+      if (!isInt64(i.type)) return null;
+      return g.setHalves(i.dst, '', ...g.halves(i.a), true);
+    case 'unary': {
+      if (!isInt64(i.type)) return null;
+      const [al, ah] = g.halves(i.a);
+      if (i.fn === 'mov') return g.setHalves(i.dst, '', al, ah, false);
+      if (i.fn === 'not') return g.setHalves(i.dst, '', `~${al}`, `~${ah}`, false);
+      if (i.fn === 'neg') return g.setHalves(i.dst, `const s = -(${al} >>> 0);`, 's | 0', `(-${ah} - (s < 0 ? 1 : 0)) | 0`, false);
+      return null;
+    }
+    case 'binary': {
+      if (!isInt64(i.type)) return null;
+      const [al, ah] = g.halves(i.a);
+      const [bl, bh] = g.halves(i.b);
+      switch (i.fn) {
+        case 'add': return g.setHalves(i.dst, `const s = (${al} >>> 0) + (${bl} >>> 0);`, 's | 0', `(${ah} + ${bh} + (s > 4294967295 ? 1 : 0)) | 0`, false);
+        case 'sub': return g.setHalves(i.dst, `const s = (${al} >>> 0) - (${bl} >>> 0);`, 's | 0', `(${ah} - ${bh} - (s < 0 ? 1 : 0)) | 0`, false);
+        case 'and': return g.setHalves(i.dst, '', `${al} & ${bl}`, `${ah} & ${bh}`, false);
+        case 'or': return g.setHalves(i.dst, '', `${al} | ${bl}`, `${ah} | ${bh}`, false);
+        case 'xor': return g.setHalves(i.dst, '', `${al} ^ ${bl}`, `${ah} ^ ${bh}`, false);
+        // the low 64 bits of the product: al * bl in full, the cross products' low words above it
+        case 'mul': return g.setHalves(i.dst, `const x = ${al}, y = ${bl};`, 'Math.imul(x, y)', `(H.umulhi(x, y) + Math.imul(${ah}, y) + Math.imul(x, ${bh})) | 0`, false);
+      }
+      return null;
+    }
+    case 'select': {
+      if (!isInt64(i.type)) return null;
+      const c = g.lane(i.cond);
+      const [al, ah] = g.halves(i.a);
+      const [bl, bh] = g.halves(i.b);
+      return g.setHalves(i.dst, `const c = ${c};`, `c ? ${al} : ${bl}`, `c ? ${ah} : ${bh}`, false);
+    }
+    case 'cmp': {
+      if (!isInt64(i.a.type)) return null;
+      const ops: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '===', ne: '!==' };
+      const [al, ah] = g.halves(i.a);
+      const [bl, bh] = g.halves(i.b);
+      const hi = (x: string) => (kindOf(i.a.type) === 'u64' ? `(${x} >>> 0)` : x);
+      const order = `(${ah} !== ${bh} ? (${hi(ah)} < ${hi(bh)} ? -1 : 1) : (${al} >>> 0) === (${bl} >>> 0) ? 0 : (${al} >>> 0) < (${bl} >>> 0) ? -1 : 1)`;
+      return g.set(i.dst, `(${order} ${ops[i.fn] as string} 0 ? 1 : 0)`, false);
+    }
+    case 'cvt': {
+      const f = kindOf(i.a.type);
+      const t = kindOf(i.type);
+      const fFloat = f === 'f32' || f === 'f64' || f === 'ptr';
+      if (isInt64(i.type)) {
+        if (isInt64(i.a.type)) return g.setHalves(i.dst, '', ...g.halves(i.a), false);
+        if (fFloat) return null;
+        const a = g.lane(i.a);
+        return g.setHalves(i.dst, `const a = ${a};`, 'a', f === 'u32' ? '0' : 'a >> 31', false);
+      }
+      if (!isInt64(i.a.type) || t === 'f32' || t === 'f64') return null;
+      const [al, ah] = g.halves(i.a);
+      if (t === 'pred') return g.set(i.dst, `((${al} | ${ah}) !== 0 ? 1 : 0)`, false);
+      return g.set(i.dst, norm(t as ScalarKind, al), false);
+    }
+    case 'lea': {
+      if (!isInt64(i.index.type)) return null;
+      const [il, ih] = g.halves(i.index);
+      const high = kindOf(i.index.type) === 'u64' ? `(${ih} >>> 0)` : ih;
+      return g.set(i.dst, `${g.lane(i.base)} + (${high} * 4294967296 + (${il} >>> 0)) * ${i.scale}`, false);
+    }
+    default:
+      return null;
+  }
+}
+
 /** the lane-loop statement of an arithmetic/move instruction (isArith) */
 function statement(i: Instr, g: Gen): string {
+  const fast = statement64(i, g);
+  if (fast !== null) return fast;
   switch (i.op) {
     case 'const':
       return g.set(i.dst, literal(i.value, i.type), false);

@@ -6,6 +6,7 @@
 import type { Instr, KernelIR, Operand, SpecialReg, Storage, ValueType } from '../ir/types.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
+import { registerPlaces } from './regAlloc.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
@@ -376,10 +377,9 @@ function wideExtras(i: Instr): string[] {
 
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
-  const layout = new RegLayout(
-    kernel.regs.map((r) => storageOf(r.type)),
-    constantRegisters(kernel, env),
-  );
+  const storages = kernel.regs.map((r) => storageOf(r.type));
+  const constants = constantRegisters(kernel, env);
+  const layout = new RegLayout(storages, constants, registerPlaces(kernel, storages, (r) => constants.has(r)));
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);

@@ -14,7 +14,7 @@ const PB = PAGE_BYTES;
 import { SharedBanks } from '../memory/sharedBanks.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv, GlobalAccess } from './env.js';
-import { type RegLayout, RegRefs, type RegArray } from './regFile.js';
+import { type RegLayout, RegRefs, type RegArray, instantiate } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 
 type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'f32' | 'f64' | 'i64';
@@ -131,12 +131,13 @@ function laneMoves(refs: RegRefs, isLoad: boolean, regIds: number[], imms: (numb
 }
 
 /**
- * The per-lane part of a global load/store, generated per instruction so each has its own inline
- * caches (one typed-array kind, one register layout) — closures sharing one body go megamorphic. The
+ * The per-lane part of a global load/store, generated per instruction text and page view, so that its
+ * inline caches see one typed-array kind (one generic body for all went megamorphic; instantiate). The
  * same pass coalesces: it collects the distinct 32-byte sectors (and, for stores, the bytes written
  * in each). Returns the sector count, negated minus one when lanes were not in address order.
  */
 function laneLoop(
+  view: ViewName,
   isLoad: boolean,
   size: number,
   shift: number,
@@ -184,7 +185,7 @@ function laneLoop(
     }
     return sorted ? n : -n - 1;
   };`;
-  return new Function('K', src)(layout.shared) as LaneLoop;
+  return instantiate<LaneLoop>(`global ${view}`, refs.paramNames(), src, refs.params);
 }
 
 /**
@@ -268,7 +269,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       return misalignedFault(env, w, l, addr, size, 'global', i.loc);
     },
   };
-  const lanesFn = laneLoop(isLoad, size, shift, regIds, imms, i.addr, layout);
+  const lanesFn = laneLoop(view, isLoad, size, shift, regIds, imms, i.addr, layout);
 
   return (w: Warp) => {
     const m = w.mask;
@@ -344,7 +345,7 @@ export function genSharedAccess(
   const c = env.counters;
   const fault = (w: Warp, l: number, off: number): never =>
     off < 0 || off + size > env.sharedBytes ? oobFault(env, w, l, off, size, isLoad ? 'read' : 'write', 'shared', i.loc) : misalignedFault(env, w, l, off, size, 'shared', i.loc);
-  const lanesFn = sharedLaneLoop(isLoad, size, shift, env.sharedBytes, regIds, imms, i.addr, layout);
+  const lanesFn = sharedLaneLoop(view, isLoad, size, shift, env.sharedBytes, regIds, imms, i.addr, layout);
   const offs = new Float64Array(32);
   return (w: Warp) => {
     const m = w.mask;
@@ -374,6 +375,7 @@ type SharedLaneLoop = (w: Warp, m: number, arr: Page[ViewName], offs: Float64Arr
  * `offs` for the bank model.
  */
 function sharedLaneLoop(
+  view: ViewName,
   isLoad: boolean,
   size: number,
   shift: number,
@@ -399,7 +401,7 @@ function sharedLaneLoop(
       ${moves}
     }
   };`;
-  return new Function('K', src)(layout.shared) as SharedLaneLoop;
+  return instantiate<SharedLaneLoop>(`shared ${view}`, refs.paramNames(), src, refs.params);
 }
 
 type CpAsync = Extract<Instr, { op: 'cpasync' }>;

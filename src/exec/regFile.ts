@@ -38,12 +38,14 @@ export class RegLayout {
   constructor(
     readonly storages: readonly Storage[],
     shared: ReadonlyMap<number, RegArray>,
+    /** per register, the register whose place it takes (regAlloc.ts registerPlaces); default its own */
+    place?: Int32Array,
   ) {
     this.shared = storages.map((_, r) => shared.get(r));
     this.offset = new Int32Array(storages.length).fill(-1);
     const own = storages
       .map((s, r) => ({ s, r }))
-      .filter(({ r }) => !shared.has(r))
+      .filter(({ r }) => !shared.has(r) && (place?.[r] ?? r) === r)
       .sort((a, b) => REG_ARRAY[b.s].BYTES_PER_ELEMENT - REG_ARRAY[a.s].BYTES_PER_ELEMENT);
     let at = 0;
     for (const { s, r } of own) {
@@ -51,6 +53,8 @@ export class RegLayout {
       this.offset[r] = at / bytes;
       at += 32 * bytes;
     }
+    if (place)
+      for (let r = 0; r < storages.length; r++) if (!shared.has(r) && place[r] !== r) this.offset[r] = this.offset[place[r] as number] as number;
     this.bytesPerWarp = Math.ceil(at / 8) * 8;
   }
 
@@ -98,28 +102,64 @@ export class RegFile {
 /**
  * Registers in generated code: `lane(r, l)` is a JavaScript expression for lane `l` of register r
  * (readable and assignable), `declarations()` what the function body must declare first. The code
- * runs with `w` (the warp) and `K` (RegLayout.shared) in scope. Names are `R_<storage>`, `ro<r>`
- * and `rk<r>`.
+ * runs with `w` (the warp) in scope. A register's place is not written into the text: it is a
+ * parameter `P<n>` of the generated function (a warp's own register: its offset from the warp's
+ * base; a shared one: its array), numbered in order of first use, so that instructions alike but for
+ * their registers get the same text (instantiate). Other names are `R_<storage>` and `rP<n>`.
  */
 export class RegRefs {
   private readonly decls: string[] = [];
   private readonly declared = new Set<string>();
+  /** per register and use (its offset, its shared array, that array's halves): the parameter's name */
+  private readonly names = new Map<string, string>();
+  /** the parameters' values, P0 first */
+  readonly params: (number | RegArray)[] = [];
 
   constructor(private readonly layout: RegLayout) {}
 
   lane(r: number, l: string): string {
-    if (this.layout.isShared(r)) {
-      this.declare(`rk${r}`, `K[${r}]`);
-      return `rk${r}[${l}]`;
-    }
+    if (this.layout.isShared(r)) return `${this.param(`k${r}`, this.layout.shared[r] as RegArray)}[${l}]`;
+    const p = this.param(`o${r}`, this.layout.offset[r] as number);
     const s = this.layout.storages[r] as Storage;
     this.declare(`R_${s}`, `w.${s}`);
-    this.declare(`ro${r}`, `w.${wide(s) ? 'rb8' : 'rb4'} + ${this.layout.offset[r]}`);
-    return `R_${s}[ro${r} + ${l}]`;
+    this.declare(`r${p}`, `w.${wide(s) ? 'rb8' : 'rb4'} + ${p}`);
+    return `R_${s}[r${p} + ${l}]`;
+  }
+
+  /**
+   * lane `l` of a 64-bit integer register as its two int32 halves [low, high]: the same bytes lane()
+   * reaches as a BigInt, read and written without making one
+   */
+  halves(r: number, l: string): [string, string] {
+    if (this.layout.isShared(r)) {
+      const a = this.layout.shared[r] as RegArray;
+      const p = this.param(`h${r}`, new Int32Array(a.buffer, a.byteOffset, 2 * a.length));
+      return [`${p}[2 * ${l}]`, `${p}[2 * ${l} + 1]`];
+    }
+    const p = this.param(`o${r}`, this.layout.offset[r] as number);
+    this.declare('R_i32', 'w.i32');
+    this.declare(`h${p}`, `w.rb4 + 2 * ${p}`);
+    return [`R_i32[h${p} + 2 * ${l}]`, `R_i32[h${p} + 2 * ${l} + 1]`];
   }
 
   declarations(): string {
     return this.decls.join(' ');
+  }
+
+  /** the parameters' names, P0 first */
+  paramNames(): string[] {
+    return this.params.map((_, n) => `P${n}`);
+  }
+
+  /** the parameter bound to `value`, by what it is of which register (`key`) */
+  private param(key: string, value: number | RegArray): string {
+    let p = this.names.get(key);
+    if (p === undefined) {
+      p = `P${this.params.length}`;
+      this.names.set(key, p);
+      this.params.push(value);
+    }
+    return p;
   }
 
   private declare(name: string, value: string): void {
@@ -127,4 +167,25 @@ export class RegRefs {
     this.declared.add(name);
     this.decls.push(`const ${name} = ${value};`);
   }
+}
+
+/** generated functions by text (and by what their parameters are): see instantiate */
+const factories = new Map<string, (...args: unknown[]) => unknown>();
+
+/**
+ * The function `src` returns, made with `args` bound to `names`. Functions of the same text come from
+ * one factory, so V8 keeps one set of inline caches and one optimised code for all of them: an
+ * instruction repeated with other registers (an unrolled loop's bodies, the same pass in several
+ * kernels) is compiled and warmed up once. `kind` names what the text does not say and its inline
+ * caches depend on (a page view's element type); the parameters' array types are added to it.
+ */
+export function instantiate<T>(kind: string, names: readonly string[], src: string, args: readonly unknown[]): T {
+  const types = args.map((a) => (typeof a === 'object' && a !== null ? a.constructor.name : typeof a)).join();
+  const key = `${kind}|${types}|${names.join()}|${src}`;
+  let make = factories.get(key);
+  if (make === undefined) {
+    make = new Function(...names, src) as (...args: unknown[]) => unknown;
+    factories.set(key, make);
+  }
+  return make(...args) as T;
 }

@@ -5,7 +5,8 @@
  * id is kept when it is an immediate (0 otherwise).
  */
 import type { InstrMeta } from '../exec/compile.js';
-import type { Instr, Operand } from '../ir/types.js';
+import { readsOf, regs, writesOf } from '../ir/regUse.js';
+import type { Instr } from '../ir/types.js';
 
 export interface SlotDeps {
   /** registers read, per slot */
@@ -17,82 +18,6 @@ export interface SlotDeps {
 }
 
 const EMPTY = new Int32Array(0);
-
-function regs(...ops: (Operand | null | undefined)[]): number[] {
-  const out: number[] = [];
-  for (const o of ops) if (o && 'reg' in o) out.push(o.reg);
-  return out;
-}
-
-function readsOf(i: Instr): number[] {
-  switch (i.op) {
-    case 'unary':
-    case 'cvt':
-    case 'bitcast':
-    case 'assign':
-      return regs(i.a);
-    case 'binary':
-    case 'cmp':
-      return regs(i.a, i.b);
-    case 'fma':
-      return regs(i.a, i.b, i.c);
-    case 'select':
-      return regs(i.cond, i.a, i.b);
-    case 'lea':
-      return regs(i.base, i.index);
-    case 'ld':
-      return regs(i.addr);
-    case 'st':
-      return regs(i.addr, ...i.values);
-    case 'cpasync':
-      return regs(i.to, i.from);
-    case 'cpwait':
-      return [i.token];
-    case 'atom':
-      return regs(i.addr, i.a, i.b);
-    case 'bar':
-      return regs(i.id, i.count);
-    case 'syncwarp':
-      return regs(i.mask);
-    case 'shfl':
-      return regs(i.value, i.lane, i.mask);
-    case 'vote':
-      return regs(i.pred, i.mask);
-    case 'match':
-      return regs(i.value, i.mask);
-    case 'l2prefetch':
-    case 'l2discard':
-      return regs(i.addr);
-    default:
-      return [];
-  }
-}
-
-function writesOf(i: Instr): number[] {
-  switch (i.op) {
-    case 'ld':
-      return i.dsts;
-    case 'cpasync':
-      return [i.token];
-    case 'cpwait':
-      return [];
-    case 'atom':
-      return i.dst === null ? [] : [i.dst];
-    case 'st':
-    case 'bar':
-    case 'syncwarp':
-    case 'l2prefetch':
-    case 'l2discard':
-    case 'membar':
-    case 'break':
-    case 'return':
-    case 'if':
-    case 'loop':
-      return [];
-    default:
-      return 'dst' in i && typeof i.dst === 'number' ? [i.dst] : [];
-  }
-}
 
 const add = (list: Int32Array, extra: readonly number[]): Int32Array => Int32Array.from(new Set([...list, ...extra]));
 

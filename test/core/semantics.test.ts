@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, f32, i32, ptr, u32, u64 } from '../../src/api.js';
+import { defineKernel, f32, i32, i64, ptr, u32, u64 } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
 import { h200 } from '../../src/arch/data/h200.js';
 
@@ -285,6 +285,59 @@ describe('64-bit and conversions', () => {
     const mul = ops.indexOf('IMAD', ops.indexOf('I2I'));
     expect(ops.slice(mul, mul + 5)).toEqual(['IMAD', 'IMAD', 'IMAD', 'LOP3', 'LOP3']);
     expect(ops).not.toContain('LEA.HI.X');
+  });
+});
+
+describe('64-bit integers on int32 halves (moves, add, sub, multiply, bitwise, widening, compares, an index)', () => {
+  // per lane: a = (lane - 16) * (2^32 + 3) (BigInt multiply: both halves set, negative below lane 16),
+  // b = u32(lane * 0x9e3779b9) widened (low half with its top bit set in most lanes): a + b and a - b
+  // carry and borrow across the halves
+  const M = 0x1_0000_0003n;
+  const lanes = Array.from({ length: 32 }, (_, l) => {
+    const a = BigInt(l - 16) * M;
+    const b = BigInt(Math.imul(l, 0x9e3779b9) >>> 0);
+    return { a, b, sum: BigInt.asIntN(64, a + b), diff: BigInt.asIntN(64, a - b) };
+  });
+  const kernel = defineKernel({
+    name: 'halves64',
+    params: { out: ptr('global', i64), flags: ptr('global', u32) },
+    launch: { grid: 1, block: 32 },
+    setup: (h) => ({ out: h.alloc(i64, 32 * 9, 'out'), flags: h.alloc(u32, 64, 'flags') }),
+    check: (h, { out, flags }) => {
+      for (const [l, { a, b, sum, diff }] of lanes.entries()) {
+        const want = [sum, diff, a & b, a | b, a ^ ~b, -a, l % 3 === 0 ? a : b, BigInt(Math.imul(l, 0x9e3779b9) | 0), BigInt.asIntN(64, sum * diff)];
+        for (const [j, w] of want.entries()) {
+          const got = BigInt.asIntN(64, BigInt(h.read(out, i64, l * 9 + j)));
+          if (got !== w) return `lane ${l} value ${j}: ${got}, expected ${w}`;
+        }
+        const au = BigInt.asUintN(64, a);
+        const f = (a < b ? 1 : 0) | (a >= sum ? 2 : 0) | (au > b ? 4 : 0) | (a === diff + b ? 8 : 0);
+        if (h.readNumber(flags, u32, l) !== f) return `lane ${l} flags ${h.readNumber(flags, u32, l)}, expected ${f}`;
+        if (h.readNumber(flags, u32, 32 + l) !== Number(BigInt.asUintN(32, sum))) return `lane ${l}: the narrowed sum is wrong`;
+      }
+      return null;
+    },
+    body: (k, { out, flags }) => {
+      const l = k.threadIdx.x.cast(i32);
+      const a = k.let(i64, l.sub(16).cast(i64).mul(M));
+      const b = l.cast(u32).mul(0x9e3779b9).cast(i64);
+      const sum = a.add(b);
+      const diff = a.sub(b);
+      // the index: (l * 9 + 2^32) - 2^32, through a carry and a borrow
+      const at = l.mul(9).cast(i64).add(0x1_0000_0000n).sub(0x1_0000_0000n);
+      const vals = [sum, diff, a.and(b), a.or(b), a.xor(b.not()), a.neg(), k.select(l.rem(3).eq(0), a, b), l.mul(0x9e3779b9).cast(i64), sum.mul(diff)];
+      for (const [j, v] of vals.entries()) out.at(at.add(j)).store(v);
+      const au = a.cast(u64);
+      const f = a.lt(b).cast(u32)
+        .or(a.ge(sum).cast(u32).mul(2))
+        .or(au.gt(b.cast(u64)).cast(u32).mul(4))
+        .or(a.eq(diff.add(b)).cast(u32).mul(8));
+      flags.at(l).store(f);
+      flags.at(l.add(32)).store(sum.cast(u32));
+    },
+  });
+  it('match BigInt arithmetic lane by lane', () => {
+    expect(run(kernel).check).toEqual({ passed: true });
   });
 });
 

@@ -1,0 +1,81 @@
+/** Which registers an IR instruction reads and writes: the timing model's scoreboard and register allocation. */
+import type { Instr, Operand } from './types.js';
+
+/** the registers among operands */
+export function regs(...ops: (Operand | null | undefined)[]): number[] {
+  const out: number[] = [];
+  for (const o of ops) if (o && 'reg' in o) out.push(o.reg);
+  return out;
+}
+
+/** the registers an instruction reads (an if's or a loop's condition is not its operand here) */
+export function readsOf(i: Instr): number[] {
+  switch (i.op) {
+    case 'unary':
+    case 'cvt':
+    case 'bitcast':
+    case 'assign':
+      return regs(i.a);
+    case 'binary':
+    case 'cmp':
+      return regs(i.a, i.b);
+    case 'fma':
+      return regs(i.a, i.b, i.c);
+    case 'select':
+      return regs(i.cond, i.a, i.b);
+    case 'lea':
+      return regs(i.base, i.index);
+    case 'ld':
+      return regs(i.addr);
+    case 'st':
+      return regs(i.addr, ...i.values);
+    case 'cpasync':
+      return regs(i.to, i.from);
+    case 'cpwait':
+      return [i.token];
+    case 'atom':
+      return regs(i.addr, i.a, i.b);
+    case 'bar':
+      return regs(i.id, i.count);
+    case 'syncwarp':
+      return regs(i.mask);
+    case 'shfl':
+      return regs(i.value, i.lane, i.mask);
+    case 'vote':
+      return regs(i.pred, i.mask);
+    case 'match':
+      return regs(i.value, i.mask);
+    case 'l2prefetch':
+    case 'l2discard':
+      return regs(i.addr);
+    default:
+      return [];
+  }
+}
+
+/** the registers an instruction writes (cp.async: its token; its data registers are the emulator's) */
+export function writesOf(i: Instr): number[] {
+  switch (i.op) {
+    case 'ld':
+      return i.dsts;
+    case 'cpasync':
+      return [i.token];
+    case 'cpwait':
+      return [];
+    case 'atom':
+      return i.dst === null ? [] : [i.dst];
+    case 'st':
+    case 'bar':
+    case 'syncwarp':
+    case 'l2prefetch':
+    case 'l2discard':
+    case 'membar':
+    case 'break':
+    case 'return':
+    case 'if':
+    case 'loop':
+      return [];
+    default:
+      return 'dst' in i && typeof i.dst === 'number' ? [i.dst] : [];
+  }
+}
