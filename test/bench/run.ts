@@ -5,8 +5,8 @@
  * `warp_instructions_per_second: N` per workload.
  * Then issue #5's target: the whole family-5 launch sequence of one L2-persistence variant (pass 1
  * and pass 2 four times, then the eviction kernel: 9 launches, L2 kept between launches) in under
- * 30 s. The five variants run the same launches and took 20.1-21.4 s each on the 2-core machine
- * (`./bin/run.js profile`, built); `plain`, the slowest there, is timed here.
+ * 30 s. The five variants run the same launches and took 21.3-26.1 s each on the 2-core machine
+ * (`./bin/run.js profile`, built; one variant's runs vary by up to 20 % there); `plain` is timed here.
  */
 import { performance } from 'node:perf_hooks';
 import { profileFile } from '../../src/profile.js';
