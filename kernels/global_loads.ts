@@ -24,7 +24,7 @@ function patternIndex(k: KernelBuilder, p: Pattern, i: Val): Val {
     case 'misaligned': return i.add(1);
     case 'stride2': return i.mul(2);
     case 'stride32': return i.mul(32);
-    case 'broadcast': return i.and(~31 >>> 0);
+    case 'broadcast': return i.and(~31n);
     case 'blockshared': return i.shr(8).shl(5).add(i.and(31));
   }
 }
@@ -72,7 +72,8 @@ export function globalLoad(typeName: string, elem: ElemType, pattern: Pattern) {
       return null;
     },
     body: (k, { in: src, out }) => {
-      const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      // size_t in micro.cu: 64-bit index arithmetic, as its SASS has it
+      const i = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
       out.at(i).store(src.at(patternIndex(k, pattern, i)).load());
     },
   });

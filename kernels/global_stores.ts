@@ -19,10 +19,11 @@ const hostIndex = (p: Pattern, i: number): number => (p === 'coalesced' ? i : p 
 
 /** micro.cu's make_val<T>(i) = (T)((i * 2654435761) | 1); for int4: (x|1, x+1, x+2, x+3) */
 function deviceValue(k: KernelBuilder, elem: ElemType, i: Val): Val | Val[] {
-  if (elem.tag === 'vec') return [i.or(1), i.add(1), i.add(2), i.add(3)];
-  if (elem.kind === 'u64') return i.cast(u64).mul(2654435761n).or(1n);
-  // the low bits of the 64-bit product are those of the 32-bit one
-  const v = i.mul(2654435761).or(1);
+  // (int)i, and the low bits of the 64-bit product are those of the 32-bit one
+  const x = i.cast(u32);
+  if (elem.tag === 'vec') return [x.or(1), x.add(1), x.add(2), x.add(3)];
+  if (elem.kind === 'u64') return i.mul(2654435761n).or(1n);
+  const v = x.mul(2654435761).or(1);
   return elem.kind === 'u32' ? v : v.cast(elem);
 }
 function hostValue(elem: ElemType, i: number): bigint[] {
@@ -57,7 +58,8 @@ function globalStore(typeName: string, elem: ElemType, pattern: Pattern) {
       return null;
     },
     body: (k, { out }) => {
-      const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      // size_t in micro.cu: 64-bit index arithmetic, as its SASS has it
+      const i = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
       out.at(index(pattern, i)).store(deviceValue(k, elem, i));
     },
   });

@@ -12,7 +12,7 @@
  *    memory) launched with only 80 blocks: 100 % theoretical occupancy, but 80 x 512 threads fill
  *    15 % of the H200's 132 x 2048 thread slots.
  */
-import { type KernelBuilder, type Var, defineKernel, f32, i32, ptr, u32 } from '../src/api.js';
+import { type KernelBuilder, type Var, defineKernel, f32, i32, ptr, u32, u64 } from '../src/api.js';
 import { fillF32 } from './divergence.js';
 
 const F_ELEMS = 1 << 24;
@@ -112,7 +112,8 @@ function occGrid(name: string, blocks: number) {
   return defineKernel({
     name,
     description: `grid-stride loop out[k] = in[k] * 2 + 1 over 16M floats with ${blocks} blocks of 512`,
-    params: { in: ptr('global', f32), out: ptr('global', f32), n: u32 },
+    // n and k are size_t in micro.cu: 64-bit compares and index arithmetic, as its SASS has them
+    params: { in: ptr('global', f32), out: ptr('global', f32), n: u64 },
     defaults: { n: F_ELEMS },
     launch: { grid: blocks, block: 512 },
     registers: 16,
@@ -126,8 +127,8 @@ function occGrid(name: string, blocks: number) {
       return null;
     },
     body: (k, { in: src, out, n }) => {
-      const start = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-      k.for(start, n, k.gridDim.x.mul(k.blockDim.x), (i) => {
+      const start = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
+      k.for(start, n, k.gridDim.x.cast(u64).mul(k.blockDim.x.cast(u64)), (i) => {
         out.at(i).store(src.at(i).get().fma(2, 1));
       });
     },

@@ -7,6 +7,7 @@ import type { Instr, KernelIR, Operand, SpecialReg, Storage, ValueType } from '.
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
+import { wideChoices, wideExtras } from './wideInt.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
@@ -331,6 +332,13 @@ function definesReg(i: Instr, r: number): boolean {
   }
 }
 
+/** whether the list has a global memory access (a load, store, atomic or async copy from global memory) */
+function usesGlobalMemory(list: readonly Instr[]): boolean {
+  return list.some((i) =>
+    i.op === 'if' ? usesGlobalMemory(i.then) || usesGlobalMemory(i.else ?? []) : i.op === 'loop' ? usesGlobalMemory(i.head) || usesGlobalMemory(i.body) : i.op === 'cpasync' || ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && i.space === 'global'),
+  );
+}
+
 /** a break directly in this loop body (not in a nested loop) */
 function hasBreak(list: readonly Instr[]): boolean {
   for (const i of list) {
@@ -351,30 +359,6 @@ function fallsThrough(list: readonly Instr[]): boolean {
   return true;
 }
 
-const isWideInt = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
-
-/**
- * The SASS instructions a 64-bit integer operation takes beyond its first: the SM's integer datapath is
- * 32 bits wide, so nvcc adds, compares and combines the high halves separately (IADD3 + IADD3.X, ISETP +
- * ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half) and a 64-bit multiply takes IMAD.WIDE.U32 and two
- * IMADs (the ground truth's SASS: the family-5 passes' ptrdiff_t addressing, g_st_u64's make_val)
- */
-function wideExtras(i: Instr): string[] {
-  switch (i.op) {
-    case 'binary':
-      if (!isWideInt(i.type) || i.fn === 'div' || i.fn === 'rem') return [];
-      return i.fn === 'mul' ? ['IMAD', 'IMAD'] : [i.fn === 'add' || i.fn === 'sub' ? 'IADD3.X' : i.fn === 'shl' || i.fn === 'shr' ? 'SHF' : 'LOP3'];
-    case 'unary':
-      return isWideInt(i.type) && (i.fn === 'neg' || i.fn === 'not') ? ['IADD3.X'] : [];
-    case 'cmp':
-      return isWideInt(i.a.type) ? ['ISETP.EX'] : [];
-    case 'lea':
-      return isWideInt(i.index.type) ? ['LEA.HI.X'] : [];
-    default:
-      return [];
-  }
-}
-
 export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
@@ -389,6 +373,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   // BSYNC: each group of threads that reaches the reconvergence point on its own executes it once
   const bsync = (i: Instr): InstrMeta => ({ opcode: 'BSYNC', cls: 'warp', line: i.loc.line, file: i.loc.file, counted: true, bytes: 0 });
   const uniform = uniformRegisters(kernel);
+  const wide = wideChoices(kernel.body);
   const isUniform = (o: Operand): boolean => 'imm' in o || uniform.has(o.reg);
   const emit = (fn: Exec | null, m: InstrMeta): number => {
     slots.push({ fn, meta: m });
@@ -414,7 +399,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     for (const [n, i] of list.entries()) {
       const at = slots.length;
       lowerOne(i, tail && n === list.length - 1);
-      for (const opcode of wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
+      const choice = wide.get(i);
+      if (choice?.opcode) Object.assign((slots[at] as Slot).meta, { opcode: choice.opcode, cls: 'alu' });
+      if (choice?.folded) uncount(at);
+      else for (const opcode of choice?.extras ?? wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
@@ -635,6 +623,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   // once (S2UR or S2R: in all 27 of the ground truth's kernels that use shared memory)
   if (kernel.sharedStaticBytes > 0 || kernel.usesDynamicShared)
     emit(() => {}, { opcode: 'S2UR', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+  // and one with global memory loads its memory descriptor (`ULDC.64 UR4, c[0x0][0x208]`, the
+  // `desc[UR4]` of every LDG/STG: in each of the ground truth's kernels that access global memory)
+  if (usesGlobalMemory(kernel.body))
+    emit(() => {}, { opcode: 'ULDC.64', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   lower(kernel.body, true);
   // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };

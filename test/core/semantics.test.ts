@@ -255,22 +255,26 @@ describe('early return and partial warps', () => {
 describe('64-bit and conversions', () => {
   const kernel = defineKernel({
     name: 'hash64',
-    params: { out: ptr('global', u64), out32: ptr('global', u32) },
-    launch: { grid: 1, block: 32 },
-    setup: (h) => ({ out: h.alloc(u64, 32, 'out'), out32: h.alloc(u32, 32, 'out32') }),
-    check: (h, { out, out32 }) => {
-      for (let i = 0; i < 32; i++) {
+    params: { out: ptr('global', u64), again: ptr('global', u64), out32: ptr('global', u32) },
+    launch: { grid: 2, block: 32 },
+    setup: (h) => ({ out: h.alloc(u64, 64, 'out'), again: h.alloc(u64, 64, 'again'), out32: h.alloc(u32, 64, 'out32') }),
+    check: (h, { out, again, out32 }) => {
+      for (let i = 0; i < 64; i++) {
         const want = BigInt.asUintN(64, (BigInt(i + 4_000_000) * 2654435761n) | 1n);
-        const got = BigInt.asUintN(64, BigInt(h.read(out, u64, i)));
-        if (got !== want) return `out[${i}] = ${got}, expected ${want}`;
+        for (const p of [out, again]) {
+          const got = BigInt.asUintN(64, BigInt(h.read(p, u64, i)));
+          if (got !== want) return `out[${i}] = ${got}, expected ${want}`;
+        }
         if (h.readNumber(out32, u32, i) !== Number(want & 0xffffffffn)) return `out32[${i}] wrong`;
       }
       return null;
     },
-    body: (k, { out, out32 }) => {
-      const i = k.threadIdx.x;
-      const v = i.add(4_000_000).cast(u64).mul(2654435761n).or(1n);
+    body: (k, { out, again, out32 }) => {
+      // micro.cu's size_t index and make_val
+      const i = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
+      const v = i.add(4_000_000n).mul(2654435761n).or(1n);
       out.at(i).store(v);
+      again.at(i).store(v);
       out32.at(i).store(v.cast(u32));
     },
   });
@@ -278,13 +282,22 @@ describe('64-bit and conversions', () => {
     expect(run(kernel).check).toEqual({ passed: true });
   });
 
-  it('takes the SASS instructions of a 32-bit datapath: the 64-bit multiply three, the OR two', () => {
+  it('takes the SASS instructions ptxas selects for 64-bit arithmetic on a 32-bit datapath', () => {
     const k = run(kernel);
-    const ops = k.instructions.map((x) => x.opcode);
-    // v = (u64)(i + 4e6) * 2654435761 | 1: IMAD + 2 IMAD, LOP3 + LOP3; out.at(i) has a 32-bit index
-    const mul = ops.indexOf('IMAD', ops.indexOf('I2I'));
-    expect(ops.slice(mul, mul + 5)).toEqual(['IMAD', 'IMAD', 'IMAD', 'LOP3', 'LOP3']);
-    expect(ops).not.toContain('LEA.HI.X');
+    const ops = k.instructions.filter((x) => x.counted !== false).map((x) => x.opcode);
+    const from = ops.indexOf('IMAD.WIDE.U32');
+    expect(ops.slice(from, ops.lastIndexOf('STG.E') + 1)).toEqual([
+      // i = (u64)blockIdx * (u64)blockDim + (u64)threadIdx: mad.wide, threadIdx's high half zeroed
+      'IMAD.WIDE.U32', 'IMAD.MOV.U32',
+      // + 4e6 (a pair), * 2654435761 (IMAD.WIDE.U32 and two IMADs), | 1 (the low half only)
+      'IADD3', 'IADD3.X', 'IMAD', 'IMAD', 'IMAD', 'LOP3',
+      // out[i] and again[i]: i * 8 shifted once, then an add pair each
+      'IMAD.SHL', 'SHF.L.U64.HI', 'IADD3', 'IADD3.X', 'STG.E.64', 'IADD3', 'IADD3.X', 'STG.E.64',
+      // out32[i]: (u32)v is v's low register; i * 4 a LEA pair
+      'LEA', 'LEA.HI.X', 'STG.E',
+    ]);
+    // the memory descriptor, once
+    expect(ops.filter((o) => o === 'ULDC.64').length).toBe(3 + 1);
   });
 });
 

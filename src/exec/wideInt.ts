@@ -1,0 +1,150 @@
+/**
+ * 64-bit integer arithmetic as ptxas selects SASS for it. The SM's integer datapath is 32 bits wide,
+ * so an operation on 64-bit values mostly takes an instruction per half (wideExtras). What ptxas does
+ * with the size_t index arithmetic of every kernel in micro.cu (the ground truth's SASS, e.g.
+ * g_ld_u32_coalesced: `IMAD.MOV.U32 R3, RZ, RZ, RZ; IMAD.WIDE.U32 R2, R5, UR4, R2`):
+ * - a 32 x 32 -> 64-bit product of two widened values is one IMAD.WIDE(.U32) (mul.wide), and a 64-bit
+ *   add of that product in the same block is folded into it (mad.wide; a loop adds a stride computed
+ *   before it with IADD3 + IADD3.X);
+ * - widening a 32-bit value costs nothing where only such a product reads it, else one instruction
+ *   for the high half (IMAD.MOV.U32 of zero, or SHF.R.S32.HI of the sign);
+ * - a 64-bit multiply by a power of two that only indexes addresses is the address's shift (its
+ *   LEA / LEA.HI.X);
+ * - a bitwise operation with a constant whose high word is all zeros or all ones changes one half;
+ * - a 64-bit index scaled for several addresses is shifted once, each address then an add pair;
+ * - narrowing to 32 bits is the low half's register.
+ */
+import { readsOf, regs, writesOf } from '../ir/regUse.js';
+import type { Instr, Operand, ValueType } from '../ir/types.js';
+
+export const isWideInt = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
+
+/** how one instruction of 64-bit arithmetic is counted, where it differs from an instruction per half */
+export interface WideChoice {
+  /** SASS opcode instead of the class's */
+  opcode?: string;
+  /** part of another instruction: not counted */
+  folded?: boolean;
+  /** the instructions it takes beyond its first, instead of wideExtras' */
+  extras?: readonly string[];
+}
+
+/**
+ * The SASS instructions a 64-bit integer operation takes beyond its first (IADD3 + IADD3.X, ISETP +
+ * ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half, a multiply IMAD.WIDE.U32 and two IMADs: the
+ * family-5 passes' ptrdiff_t addressing, g_st_u64's make_val)
+ */
+export function wideExtras(i: Instr): string[] {
+  switch (i.op) {
+    case 'binary':
+      if (!isWideInt(i.type) || i.fn === 'div' || i.fn === 'rem') return [];
+      return i.fn === 'mul' ? ['IMAD', 'IMAD'] : [i.fn === 'add' || i.fn === 'sub' ? 'IADD3.X' : i.fn === 'shl' || i.fn === 'shr' ? 'SHF' : 'LOP3'];
+    case 'unary':
+      return isWideInt(i.type) && (i.fn === 'neg' || i.fn === 'not') ? ['IADD3.X'] : [];
+    case 'cmp':
+      return isWideInt(i.a.type) ? ['ISETP.EX'] : [];
+    case 'lea':
+      return isWideInt(i.index.type) ? ['LEA.HI.X'] : [];
+    default:
+      return [];
+  }
+}
+
+const narrowInt = (t: ValueType): boolean => t.tag === 'scalar' && !isWideInt(t) && t.kind !== 'f32' && t.kind !== 'f64' && t.kind !== 'pred';
+const immBits = (o: Operand): bigint | null => ('imm' in o ? BigInt.asUintN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm))) : null);
+const powerOfTwo = (v: bigint | null): boolean => v !== null && v > 0n && (v & (v - 1n)) === 0n;
+
+/** the instructions of a kernel body whose 64-bit arithmetic ptxas selects otherwise than per half */
+export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
+  const all: Instr[] = [];
+  /** the list each instruction is in: a product computed before a loop is not fused into an add in it */
+  const blockOf = new Map<Instr, readonly Instr[]>();
+  const flat = (list: readonly Instr[]): void => {
+    for (const i of list) {
+      all.push(i);
+      blockOf.set(i, list);
+      if (i.op === 'if') {
+        flat(i.then);
+        if (i.else) flat(i.else);
+      } else if (i.op === 'loop') {
+        flat(i.head);
+        flat(i.body);
+      }
+    }
+  };
+  flat(body);
+  const defs = new Map<number, Instr[]>();
+  const users = new Map<number, Instr[]>();
+  const add = (m: Map<number, Instr[]>, r: number, i: Instr): void => {
+    const l = m.get(r);
+    if (l) l.push(i);
+    else m.set(r, [i]);
+  };
+  for (const i of all) {
+    for (const r of writesOf(i)) add(defs, r, i);
+    for (const r of i.op === 'if' || i.op === 'loop' ? regs(i.cond) : readsOf(i)) add(users, r, i);
+  }
+  const def = (o: Operand): Instr | null => ('reg' in o && defs.get(o.reg)?.length === 1 ? (defs.get(o.reg)?.[0] ?? null) : null);
+  const usersOf = (r: number): Instr[] => users.get(r) ?? [];
+  /** a value widened from a 32-bit integer (or a constant that fits in 32 bits) */
+  const widened = (o: Operand): boolean => {
+    const v = immBits(o);
+    if (v !== null) return v < 1n << 32n;
+    const d = def(o);
+    return d !== null && d.op === 'cvt' && narrowInt(d.a.type) && isWideInt(d.type);
+  };
+
+  const out = new Map<Instr, WideChoice>();
+  const wideMuls = new Set<Instr>();
+  for (const i of all) {
+    if (i.op !== 'binary' || !isWideInt(i.type)) continue;
+    if (i.fn === 'mul' && widened(i.a) && widened(i.b) && ('reg' in i.a || 'reg' in i.b)) {
+      const signed = [i.a, i.b].some((o) => {
+        const d = def(o);
+        return d !== null && d.op === 'cvt' && d.a.type.tag === 'scalar' && d.a.type.kind.startsWith('i');
+      });
+      out.set(i, { opcode: signed ? 'IMAD.WIDE' : 'IMAD.WIDE.U32', extras: [] });
+      wideMuls.add(i);
+    } else if (i.fn === 'mul' && (powerOfTwo(immBits(i.a)) || powerOfTwo(immBits(i.b)))) {
+      const only = usersOf(i.dst);
+      if (only.length > 0 && only.every((u) => u.op === 'lea' && 'reg' in u.index && u.index.reg === i.dst && !('reg' in u.base && u.base.reg === i.dst))) out.set(i, { folded: true });
+    } else if ((i.fn === 'and' || i.fn === 'or' || i.fn === 'xor') && [i.a, i.b].some((o) => {
+      const v = immBits(o);
+      return v !== null && ((v >> 32n) === 0n || (v >> 32n) === 0xffff_ffffn);
+    })) {
+      out.set(i, { extras: [] });
+    }
+  }
+  // one 64-bit index scaled for several addresses: shifted once (IMAD.SHL + SHF.L.U64.HI), then each
+  // address an IADD3 + IADD3.X (g_ld_u32_coalesced's in[i] and out[i]); a lone one is LEA + LEA.HI.X
+  const byIndex = new Map<string, Instr[]>();
+  for (const i of all)
+    if (i.op === 'lea' && isWideInt(i.index.type) && 'reg' in i.index && i.scale > 1) {
+      const key = `${i.index.reg}*${i.scale}`;
+      byIndex.set(key, [...(byIndex.get(key) ?? []), i]);
+    }
+  for (const leas of byIndex.values()) {
+    if (leas.length < 2) continue;
+    leas.forEach((i, n) => out.set(i, n === 0 ? { opcode: 'IMAD.SHL', extras: ['SHF.L.U64.HI', 'IADD3', 'IADD3.X'] } : { opcode: 'IADD3', extras: ['IADD3.X'] }));
+  }
+  // mad.wide: the add of a product only it reads
+  for (const i of all) {
+    if (i.op !== 'binary' || i.fn !== 'add' || !isWideInt(i.type)) continue;
+    const fused = [i.a, i.b].some((o) => {
+      const d = def(o);
+      return d !== null && wideMuls.has(d) && blockOf.get(d) === blockOf.get(i) && 'reg' in o && usersOf(o.reg).length === 1;
+    });
+    if (fused) out.set(i, { folded: true });
+  }
+  // narrowing to 32 bits: the low half's register
+  for (const i of all)
+    if (i.op === 'cvt' && isWideInt(i.a.type) && i.type.tag === 'scalar' && (i.type.kind === 'i32' || i.type.kind === 'u32')) out.set(i, { folded: true });
+  // widening: free where only wide products read it, else the high half's instruction
+  for (const i of all) {
+    if (i.op !== 'cvt' || !narrowInt(i.a.type) || !isWideInt(i.type)) continue;
+    const readers = usersOf(i.dst);
+    if (readers.length > 0 && readers.every((u) => wideMuls.has(u))) out.set(i, { folded: true });
+    else out.set(i, { opcode: i.a.type.tag === 'scalar' && i.a.type.kind.startsWith('i') ? 'SHF.R.S32.HI' : 'IMAD.MOV.U32' });
+  }
+  return out;
+}
