@@ -14,7 +14,7 @@
  *   512 MiB again: its DRAM writes are the dirty bytes the variant left in L2.
  * Profile with `--cache-control none` (the H200 ran `--replay-mode application --cache-control none`).
  */
-import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, i64, ptr, u32, vec } from '../src/api.js';
+import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, i64, ptr, u32, u64, vec } from '../src/api.js';
 import { hash32 } from '../src/api.js';
 
 export const NX = 512;
@@ -39,7 +39,8 @@ function fillF32(base: number, scale: number, seed: number): (k: number) => numb
 // field and ks are ptrdiff_t in micro.cu: 64-bit offsets, so the addressing is 64-bit arithmetic as in its SASS
 const P1_PARAMS = { src: ptr('global', f32), dst: ptr('global', f32), tmp: ptr('global', f32), field: i64, ks: i64, nz: i32 };
 const P2_PARAMS = { dst: ptr('global', f32), tmp: ptr('global', f32), ks: i64, nz: i32 };
-const FLUSH_PARAMS = { p: ptr('global', vec(f32, 4)), n4: u32, sink: ptr('global', f32) };
+// n4 and k are size_t in micro.cu's flush_body, as in its SASS
+const FLUSH_PARAMS = { p: ptr('global', vec(f32, 4)), n4: u64, sink: ptr('global', f32) };
 const GRID: [number, number] = [NX / 32, NY / 8];
 const BLOCK: [number, number] = [32, 8];
 
@@ -163,8 +164,8 @@ function flushKernel(name: string): KernelDef<typeof FLUSH_PARAMS> {
     },
     body: (k, { p, n4, sink }) => {
       const acc = k.let(f32, 0.0);
-      const t = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-      k.for(t, n4, k.gridDim.x.mul(k.blockDim.x), (i) => {
+      const t = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
+      k.for(t, n4, k.gridDim.x.cast(u64).mul(k.blockDim.x.cast(u64)), (i) => {
         const v = p.at(i).load();
         if (!('parts' in v)) throw new Error('float4 expected');
         acc.set(acc.add(v.x.add(v.y).add(v.z).add(v.w)));

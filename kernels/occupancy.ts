@@ -12,7 +12,7 @@
  *    memory) launched with only 80 blocks: 100 % theoretical occupancy, but 80 x 512 threads fill
  *    15 % of the H200's 132 x 2048 thread slots.
  */
-import { type KernelBuilder, type Var, defineKernel, f32, i32, ptr, u32, u64 } from '../src/api.js';
+import { type KernelBuilder, type Val, type Var, defineKernel, f32, i32, ptr, u32, u64 } from '../src/api.js';
 import { fillF32 } from './divergence.js';
 
 const F_ELEMS = 1 << 24;
@@ -88,20 +88,24 @@ function occSmem(name: string, dynBytes: number) {
     body: (k: KernelBuilder, { in: src, out }) => {
       const dsm = k.dynamicShared(f32);
       const tid = k.threadIdx.x;
-      // nvcc unrolls the 16 constant trips completely (the H200 counts no branch)
-      k.for(
-        0,
-        SMEM_ITERS,
-        1,
-        (r) => {
-          const i = k.blockIdx.x.mul(SMEM_ITERS).add(r.cast(u32)).mul(k.blockDim.x).add(tid);
-          dsm.at(tid).store(src.at(i).get());
-          k.syncthreads();
-          out.at(i).store(dsm.at(tid.add(1).and(511)).get().add(1));
-          k.syncthreads();
-        },
-        { unroll: true },
-      );
+      // as nvcc compiles micro.cu's loop (the ground truth's SASS): the 16 constant trips unrolled (no
+      // branch), both shared addresses computed once, and the size_t index
+      // i = (blockIdx * 16 + r) * blockDim + tid kept as two pointers advanced by blockDim each trip
+      const mine = dsm.add(tid);
+      const next = dsm.add(tid.add(1).and(511));
+      const i0 = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).mul(SMEM_ITERS).add(tid.cast(u64));
+      const from = k.letPtr(src.add(i0));
+      const to = k.letPtr(out.add(i0));
+      for (let r = 0; r < SMEM_ITERS; r++) {
+        mine.store(from.load());
+        k.syncthreads();
+        to.store((next.load() as Val).add(1));
+        k.syncthreads();
+        if (r < SMEM_ITERS - 1) {
+          from.set(from.add(k.blockDim.x));
+          to.set(to.add(k.blockDim.x));
+        }
+      }
     },
   });
 }
