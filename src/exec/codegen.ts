@@ -9,7 +9,7 @@
  * faster).
  */
 import type { Instr, Operand, ScalarKind, Storage, ValueType } from '../ir/types.js';
-import { isSigned } from '../ir/typesys.js';
+import { is64, isSigned } from '../ir/typesys.js';
 import { type RegLayout, RegRefs, instantiate } from './regFile.js';
 import type { Warp } from './warp.js';
 
@@ -261,10 +261,11 @@ function binaryExpr(fn: string, t: ValueType, A: string, B: string): string {
   throw new Error(`no ${fn} for ${k}`);
 }
 
+const CMP_OPS: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '===', ne: '!==' };
+
 function cmpExpr(fn: string, t: ValueType, A: string, B: string): string {
   const k = kindOf(t);
-  const ops: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '===', ne: '!==' };
-  const op = ops[fn] as string;
+  const op = CMP_OPS[fn] as string;
   let a = A;
   let b = B;
   if (k === 'u32') {
@@ -358,8 +359,6 @@ function bitcastExpr(from: ValueType, to: ValueType, A: string): string {
   return A; // same storage (i32 <-> u32, i64 <-> u64)
 }
 
-const isInt64 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
-
 /**
  * 64-bit integer arithmetic on the registers' int32 halves, for what address arithmetic uses (moves,
  * constants, add, sub, multiply, bitwise, widening and narrowing, comparisons, an index): a BigInt per
@@ -369,13 +368,13 @@ const isInt64 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i6
 function statement64(i: Instr, g: Gen): string | null {
   switch (i.op) {
     case 'const':
-      if (!isInt64(i.type)) return null;
+      if (!is64(i.type)) return null;
       return g.setHalves(i.dst, '', ...g.halves({ imm: i.value, type: i.type }), false);
     case 'assign':
-      if (!isInt64(i.type)) return null;
+      if (!is64(i.type)) return null;
       return g.setHalves(i.dst, '', ...g.halves(i.a), true);
     case 'unary': {
-      if (!isInt64(i.type)) return null;
+      if (!is64(i.type)) return null;
       const [al, ah] = g.halves(i.a);
       if (i.fn === 'mov') return g.setHalves(i.dst, '', al, ah, false);
       if (i.fn === 'not') return g.setHalves(i.dst, '', `~${al}`, `~${ah}`, false);
@@ -383,7 +382,7 @@ function statement64(i: Instr, g: Gen): string | null {
       return null;
     }
     case 'binary': {
-      if (!isInt64(i.type)) return null;
+      if (!is64(i.type)) return null;
       const [al, ah] = g.halves(i.a);
       const [bl, bh] = g.halves(i.b);
       switch (i.fn) {
@@ -398,38 +397,37 @@ function statement64(i: Instr, g: Gen): string | null {
       return null;
     }
     case 'select': {
-      if (!isInt64(i.type)) return null;
+      if (!is64(i.type)) return null;
       const c = g.lane(i.cond);
       const [al, ah] = g.halves(i.a);
       const [bl, bh] = g.halves(i.b);
       return g.setHalves(i.dst, `const c = ${c};`, `c ? ${al} : ${bl}`, `c ? ${ah} : ${bh}`, false);
     }
     case 'cmp': {
-      if (!isInt64(i.a.type)) return null;
-      const ops: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '===', ne: '!==' };
+      if (!is64(i.a.type)) return null;
       const [al, ah] = g.halves(i.a);
       const [bl, bh] = g.halves(i.b);
       const hi = (x: string) => (kindOf(i.a.type) === 'u64' ? `(${x} >>> 0)` : x);
       const order = `(${ah} !== ${bh} ? (${hi(ah)} < ${hi(bh)} ? -1 : 1) : (${al} >>> 0) === (${bl} >>> 0) ? 0 : (${al} >>> 0) < (${bl} >>> 0) ? -1 : 1)`;
-      return g.set(i.dst, `(${order} ${ops[i.fn] as string} 0 ? 1 : 0)`, false);
+      return g.set(i.dst, `(${order} ${CMP_OPS[i.fn] as string} 0 ? 1 : 0)`, false);
     }
     case 'cvt': {
       const f = kindOf(i.a.type);
       const t = kindOf(i.type);
       const fFloat = f === 'f32' || f === 'f64' || f === 'ptr';
-      if (isInt64(i.type)) {
-        if (isInt64(i.a.type)) return g.setHalves(i.dst, '', ...g.halves(i.a), false);
+      if (is64(i.type)) {
+        if (is64(i.a.type)) return g.setHalves(i.dst, '', ...g.halves(i.a), false);
         if (fFloat) return null;
         const a = g.lane(i.a);
         return g.setHalves(i.dst, `const a = ${a};`, 'a', f === 'u32' ? '0' : 'a >> 31', false);
       }
-      if (!isInt64(i.a.type) || t === 'f32' || t === 'f64') return null;
+      if (!is64(i.a.type) || t === 'f32' || t === 'f64') return null;
       const [al, ah] = g.halves(i.a);
       if (t === 'pred') return g.set(i.dst, `((${al} | ${ah}) !== 0 ? 1 : 0)`, false);
       return g.set(i.dst, norm(t as ScalarKind, al), false);
     }
     case 'lea': {
-      if (!isInt64(i.index.type)) return null;
+      if (!is64(i.index.type)) return null;
       const [il, ih] = g.halves(i.index);
       const high = kindOf(i.index.type) === 'u64' ? `(${ih} >>> 0)` : ih;
       return g.set(i.dst, `${g.lane(i.base)} + (${high} * 4294967296 + (${il} >>> 0)) * ${i.scale}`, false);

@@ -16,8 +16,7 @@
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
 import type { Instr, Operand, ValueType } from '../ir/types.js';
-
-export const isWideInt = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i64' || t.kind === 'u64');
+import { is64, isInt, isSigned } from '../ir/typesys.js';
 
 /** how one instruction of 64-bit arithmetic is counted, where it differs from an instruction per half */
 export interface WideChoice {
@@ -37,20 +36,20 @@ export interface WideChoice {
 export function wideExtras(i: Instr): string[] {
   switch (i.op) {
     case 'binary':
-      if (!isWideInt(i.type) || i.fn === 'div' || i.fn === 'rem') return [];
+      if (!is64(i.type) || i.fn === 'div' || i.fn === 'rem') return [];
       return i.fn === 'mul' ? ['IMAD', 'IMAD'] : [i.fn === 'add' || i.fn === 'sub' ? 'IADD3.X' : i.fn === 'shl' || i.fn === 'shr' ? 'SHF' : 'LOP3'];
     case 'unary':
-      return isWideInt(i.type) && (i.fn === 'neg' || i.fn === 'not') ? ['IADD3.X'] : [];
+      return is64(i.type) && (i.fn === 'neg' || i.fn === 'not') ? ['IADD3.X'] : [];
     case 'cmp':
-      return isWideInt(i.a.type) ? ['ISETP.EX'] : [];
+      return is64(i.a.type) ? ['ISETP.EX'] : [];
     case 'lea':
-      return isWideInt(i.index.type) ? ['LEA.HI.X'] : [];
+      return is64(i.index.type) ? ['LEA.HI.X'] : [];
     default:
       return [];
   }
 }
 
-const narrowInt = (t: ValueType): boolean => t.tag === 'scalar' && !isWideInt(t) && t.kind !== 'f32' && t.kind !== 'f64' && t.kind !== 'pred';
+const narrowInt = (t: ValueType): boolean => isInt(t) && !is64(t);
 const immBits = (o: Operand): bigint | null => ('imm' in o ? BigInt.asUintN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm))) : null);
 const powerOfTwo = (v: bigint | null): boolean => v !== null && v > 0n && (v & (v - 1n)) === 0n;
 
@@ -75,7 +74,7 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
   flat(body);
   const defs = new Map<number, Instr[]>();
   const users = new Map<number, Instr[]>();
-  const add = (m: Map<number, Instr[]>, r: number, i: Instr): void => {
+  const add = <K>(m: Map<K, Instr[]>, r: K, i: Instr): void => {
     const l = m.get(r);
     if (l) l.push(i);
     else m.set(r, [i]);
@@ -91,17 +90,17 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     const v = immBits(o);
     if (v !== null) return v < 1n << 32n;
     const d = def(o);
-    return d !== null && d.op === 'cvt' && narrowInt(d.a.type) && isWideInt(d.type);
+    return d !== null && d.op === 'cvt' && narrowInt(d.a.type) && is64(d.type);
   };
 
   const out = new Map<Instr, WideChoice>();
   const wideMuls = new Set<Instr>();
   for (const i of all) {
-    if (i.op !== 'binary' || !isWideInt(i.type)) continue;
+    if (i.op !== 'binary' || !is64(i.type)) continue;
     if (i.fn === 'mul' && widened(i.a) && widened(i.b) && ('reg' in i.a || 'reg' in i.b)) {
       const signed = [i.a, i.b].some((o) => {
         const d = def(o);
-        return d !== null && d.op === 'cvt' && d.a.type.tag === 'scalar' && d.a.type.kind.startsWith('i');
+        return d !== null && d.op === 'cvt' && isSigned(d.a.type);
       });
       out.set(i, { opcode: signed ? 'IMAD.WIDE' : 'IMAD.WIDE.U32', extras: [] });
       wideMuls.add(i);
@@ -119,17 +118,14 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
   // address an IADD3 + IADD3.X (g_ld_u32_coalesced's in[i] and out[i]); a lone one is LEA + LEA.HI.X
   const byIndex = new Map<string, Instr[]>();
   for (const i of all)
-    if (i.op === 'lea' && isWideInt(i.index.type) && 'reg' in i.index && i.scale > 1) {
-      const key = `${i.index.reg}*${i.scale}`;
-      byIndex.set(key, [...(byIndex.get(key) ?? []), i]);
-    }
+    if (i.op === 'lea' && is64(i.index.type) && 'reg' in i.index && i.scale > 1) add(byIndex, `${i.index.reg}*${i.scale}`, i);
   for (const leas of byIndex.values()) {
     if (leas.length < 2) continue;
     leas.forEach((i, n) => out.set(i, n === 0 ? { opcode: 'IMAD.SHL', extras: ['SHF.L.U64.HI', 'IADD3', 'IADD3.X'] } : { opcode: 'IADD3', extras: ['IADD3.X'] }));
   }
   // mad.wide: the add of a product only it reads
   for (const i of all) {
-    if (i.op !== 'binary' || i.fn !== 'add' || !isWideInt(i.type)) continue;
+    if (i.op !== 'binary' || i.fn !== 'add' || !is64(i.type)) continue;
     const fused = [i.a, i.b].some((o) => {
       const d = def(o);
       return d !== null && wideMuls.has(d) && blockOf.get(d) === blockOf.get(i) && 'reg' in o && usersOf(o.reg).length === 1;
@@ -138,13 +134,13 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
   }
   // narrowing to 32 bits: the low half's register
   for (const i of all)
-    if (i.op === 'cvt' && isWideInt(i.a.type) && i.type.tag === 'scalar' && (i.type.kind === 'i32' || i.type.kind === 'u32')) out.set(i, { folded: true });
+    if (i.op === 'cvt' && is64(i.a.type) && i.type.tag === 'scalar' && (i.type.kind === 'i32' || i.type.kind === 'u32')) out.set(i, { folded: true });
   // widening: free where only wide products read it, else the high half's instruction
   for (const i of all) {
-    if (i.op !== 'cvt' || !narrowInt(i.a.type) || !isWideInt(i.type)) continue;
+    if (i.op !== 'cvt' || !narrowInt(i.a.type) || !is64(i.type)) continue;
     const readers = usersOf(i.dst);
     if (readers.length > 0 && readers.every((u) => wideMuls.has(u))) out.set(i, { folded: true });
-    else out.set(i, { opcode: i.a.type.tag === 'scalar' && i.a.type.kind.startsWith('i') ? 'SHF.R.S32.HI' : 'IMAD.MOV.U32' });
+    else out.set(i, { opcode: isSigned(i.a.type) ? 'SHF.R.S32.HI' : 'IMAD.MOV.U32' });
   }
   return out;
 }
