@@ -12,6 +12,8 @@
  * instruction writes a place it still reads in another lane (a shuffle reads other lanes' sources).
  * Inactive lanes leave a place as it was: a value defined under a condition is only read under it
  * (the builder confines values to their block), so what those lanes keep is never read.
+ * (src/ir/registers.ts estimateRegisters takes lifetimes the same way for the occupancy estimate; it
+ * counts every value, this keeps out those that cannot share.)
  */
 import { REG_ARRAY } from './regFile.js';
 import { readsOf, regs, writesOf } from '../ir/regUse.js';

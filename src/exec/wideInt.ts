@@ -10,7 +10,8 @@
  *   for the high half (IMAD.MOV.U32 of zero, or SHF.R.S32.HI of the sign);
  * - a 64-bit multiply by a power of two that only indexes addresses is the address's shift (its
  *   LEA / LEA.HI.X);
- * - a bitwise operation with a constant whose high word is all zeros or all ones changes one half;
+ * - a bitwise operation with a constant whose high word leaves the high half as it was or a constant
+ *   (and/or with 0 or ~0, xor with 0) changes one half;
  * - a 64-bit index scaled for several addresses is shifted once, each address then an add pair;
  * - narrowing to 32 bits is the low half's register.
  */
@@ -108,8 +109,10 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
       const only = usersOf(i.dst);
       if (only.length > 0 && only.every((u) => u.op === 'lea' && 'reg' in u.index && u.index.reg === i.dst && !('reg' in u.base && u.base.reg === i.dst))) out.set(i, { folded: true });
     } else if ((i.fn === 'and' || i.fn === 'or' || i.fn === 'xor') && [i.a, i.b].some((o) => {
-      const v = immBits(o);
-      return v !== null && ((v >> 32n) === 0n || (v >> 32n) === 0xffff_ffffn);
+      // and/or: a high word of 0 or ~0 leaves the high half as it was, or a constant; xor with ~0
+      // complements it, an instruction of its own
+      const hi = immBits(o);
+      return hi !== null && ((hi >> 32n) === 0n || (i.fn !== 'xor' && (hi >> 32n) === 0xffff_ffffn));
     })) {
       out.set(i, { extras: [] });
     }

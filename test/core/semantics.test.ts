@@ -301,6 +301,25 @@ describe('64-bit and conversions', () => {
   });
 });
 
+describe('64-bit bitwise operations with a constant', () => {
+  it('take one instruction where the high half stays or becomes a constant, two where xor complements it', () => {
+    const kernel = defineKernel({
+      name: 'bits64',
+      params: { out: ptr('global', u64) },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ out: h.alloc(u64, 4 * 32, 'out') }),
+      body: (k, { out }) => {
+        const v = k.threadIdx.x.cast(u64).mul(0x1_0000_0001n);
+        const at = k.threadIdx.x.mul(4);
+        // and/or with a high word of ~0 or 0, xor with 0: one LOP3 each; xor with ~0: two
+        [v.and(~31n), v.or(0xffn), v.xor(0xffn), v.xor(~0xffn)].forEach((x, n) => out.at(at.add(n)).store(x));
+      },
+    });
+    const ops = run(kernel).instructions.map((x) => x.opcode);
+    expect(ops.filter((o) => o === 'LOP3').length).toBe(5);
+  });
+});
+
 describe('64-bit integers on int32 halves (moves, add, sub, multiply, bitwise, widening, compares, an index)', () => {
   // per lane: a = (lane - 16) * (2^32 + 3) (BigInt multiply: both halves set, negative below lane 16),
   // b = u32(lane * 0x9e3779b9) widened (low half with its top bit set in most lanes): a + b and a - b
