@@ -90,11 +90,28 @@ export interface L2Options {
    * 0 = plain LRU.
    */
   dirtyVictimSkip?: number;
+  /**
+   * Replacement among the normal and evict-first lines of a set ('lru' by default; persisting lines are
+   * always LRU). 'rrip': static re-reference interval prediction with 2 bits. A line comes in at
+   * RRPV_NEW; a read finding its data (not a merged miss: inflightRequests) sets 0; the victim is the
+   * least recently used line at RRPV_FAR, and when none is there, every line of the set ages by as much
+   * as the victim needed. Without reads that hit, the victims are LRU's; a line read again outlives the
+   * lines never read again that came in before it (up to three such ageing rounds), as LRU's recency
+   * alone does not keep it.
+   * [MEAS] test/fidelity/probes/l2_request_probe.cu (8 runs): micro.cu's 4-byte copy writes back 0.58 MB
+   * of what ncu's replay left dirty; reading each line once more from the same SM (.cg, after the first
+   * read was served) 0.77 MB, the dirty stores being evicted in place of the clean lines read twice
+   * (LRU: 0.64; 'rrip' 0.77); a second read of 512 other lines changes nothing (0.59).
+   */
+  replacement?: 'lru' | 'rrip';
   /** SM -> partition (default sm % partitions; arch smL2Partition) */
   partitionOfSm?: (sm: number) => number;
 }
 
 const EMPTY = -1;
+/** re-reference prediction values (L2Options.replacement 'rrip'): a new line's, and the victims' */
+const RRPV_NEW = 2;
+const RRPV_FAR = 3;
 
 /** the sectors of the 64-B granules (aligned sector pairs) that sectors `m` of a line fall in */
 const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 15;
@@ -103,7 +120,7 @@ const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 1
  * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
  * hashed set index), 128-B lines of four 32-B sectors with per-sector valid/dirty bits, write-back.
  *
- * Replacement: LRU within priority class, evict_first victims before normal before evict_last.
+ * Replacement: within priority class LRU or RRIP (L2Options.replacement), evict_first victims before normal before evict_last.
  * Set-aside for persisting lines = whole ways: the limit quantised per set (the H200's limits are way
  * multiples: default 11,796,480 B = 3/16 and max 39,321,600 B = 10/16 of 62,914,560 B). Persisting
  * (evict_last) lines live only in the set-aside ways of their set; beyond that the set's LRU persisting
@@ -131,6 +148,8 @@ export class L2Cache {
   /** per line: sectors filled as an unrequested 64-B partner, and the request clock of that fill */
   private readonly partner: Uint8Array;
   private readonly fillStamp: Float64Array;
+  /** per line: the request clock of its last DRAM (or, for a copy, fabric) fill */
+  private readonly lastFill: Float64Array;
   private readonly inflight: number;
   /** per line: sectors partially written and not yet filled; per sector: bytes written so far */
   private readonly partial: Uint8Array;
@@ -153,6 +172,9 @@ export class L2Cache {
   private readonly copy: Uint8Array;
   /** per way: 1 = the line was hit at least once since it was inserted (reused data) */
   private readonly reused: Uint8Array;
+  /** per way: re-reference prediction value (L2Options.replacement 'rrip'; 0 = soon, RRPV_FAR = victim) */
+  private readonly rrpv: Uint8Array;
+  private readonly rrip: boolean;
   /** hint of the access being served (who evicts whom, for the persistence advice) */
   private curHint: L2Hint = HINT_UNCHANGED;
   /** reused lines (home, not persisting) evicted by accesses without a streaming or persisting hint, this launch */
@@ -253,6 +275,7 @@ export class L2Cache {
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
     this.partner = new Uint8Array(n);
     this.fillStamp = new Float64Array(n);
+    this.lastFill = new Float64Array(n);
     this.inflight = opts.inflightRequests ?? 4096;
     this.partial = new Uint8Array(n);
     this.partialBytes = new Uint32Array(n * 4);
@@ -267,6 +290,8 @@ export class L2Cache {
     this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
+    this.rrpv = new Uint8Array(n);
+    this.rrip = opts.replacement === 'rrip';
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
     const lineBit = Math.log2(this.lineSize);
@@ -448,7 +473,7 @@ export class L2Cache {
     const c = this.cls;
     const s = this.stamp;
     let best = -1;
-    let bestCls = 3;
+    let bestCls = 12;
     let bestStamp = Infinity;
     let empty = -1;
     for (let i = from; i < to; i++) {
@@ -457,8 +482,9 @@ export class L2Cache {
         if (empty < 0) empty = i;
         continue;
       }
-      const k = c[i]!;
-      if (k === CLS_LAST && !allowLast) continue;
+      if (c[i] === CLS_LAST && !allowLast) continue;
+      // with rrip, lines of a class nearest their eviction first (persisting lines stay LRU)
+      const k = c[i]! * 4 + (this.rrip && c[i] !== CLS_LAST ? RRPV_FAR - this.rrpv[i]! : 0);
       const st = s[i]!;
       if (k < bestCls || (k === bestCls && st < bestStamp)) {
         best = i;
@@ -467,7 +493,12 @@ export class L2Cache {
       }
     }
     if (empty >= 0) return empty;
-    if (bestCls === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
+    if (this.rrip && best >= 0 && c[best] !== CLS_LAST) {
+      // no line was due: the set ages until the victim is
+      const age = RRPV_FAR - this.rrpv[best]!;
+      if (age > 0) for (let i = from; i < to; i++) this.rrpv[i] = Math.min(RRPV_FAR, this.rrpv[i]! + age);
+    }
+    if (best >= 0 && c[best] === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
       // the oldest clean normal line instead
       let clean = -1;
       let cleanStamp = Infinity;
@@ -591,6 +622,8 @@ export class L2Cache {
     this.cls[w] = k;
     this.copy[w] = 0;
     this.reused[w] = 0;
+    this.rrpv[w] = RRPV_NEW;
+    this.lastFill[w] = -Infinity;
     return w;
   }
 
@@ -614,6 +647,8 @@ export class L2Cache {
         this.partialStamp[t] = this.partialStamp[w]!;
         for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
         this.cls[t] = CLS_LAST;
+        this.rrpv[t] = this.rrpv[w]!;
+        this.lastFill[t] = this.lastFill[w]!;
         this.tag[w] = EMPTY;
         this.valid[w] = 0;
         this.dirty[w] = 0;
@@ -629,6 +664,14 @@ export class L2Cache {
     this.reused[w] = 1;
     this.stamp[w] = this.clock++;
     return w;
+  }
+
+  /**
+   * a read found `hitMask` sectors of way w valid: data read again (rrip: predicted to be read again
+   * soon), unless the line's fill is still in flight (inflightRequests): that read is part of its miss
+   */
+  private rereference(w: number, hitMask: number): void {
+    if (hitMask !== 0 && this.reqClock - this.lastFill[w]! >= this.inflight) this.rrpv[w] = 0;
   }
 
   private lastSet = 0;
@@ -687,6 +730,7 @@ export class L2Cache {
         if (this.cls[w] === CLS_NORMAL) this.cls[w] = CLS_FIRST;
       } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.cls[w] = CLS_NORMAL;
       this.stamp[w] = this.clock++;
+      this.rereference(w, hitMask);
     }
     const hit = popcount4(hitMask);
     this.readHit += hit;
@@ -711,6 +755,7 @@ export class L2Cache {
       this.copy[w] = 1;
     }
     this.valid[w]! |= miss;
+    this.lastFill[w] = this.reqClock;
     this.stamp[w] = this.clock++;
     return f;
   }
@@ -752,6 +797,7 @@ export class L2Cache {
       this.readHit += hit;
       this.hintHit[hint]! += hit;
     }
+    this.rereference(w, hitMask);
     let miss = mask & ~v;
     if (miss === 0) return 0;
     // 64-B DRAM granule: a miss fills the aligned sector pair (surprise 5)
@@ -769,6 +815,7 @@ export class L2Cache {
     if (count) this.readMiss += f;
     v |= miss;
     this.valid[w] = v;
+    this.lastFill[w] = this.reqClock;
     this.dram.read(miss);
     return f;
   }

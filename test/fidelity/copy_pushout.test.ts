@@ -20,8 +20,10 @@
  * l2_misaligned_probe_h200.csv, 5 runs each over micro.cu's buffers; mean MB written, L2 read
  * requests): coalesced 0.577 (131k), shift32 0.576 (131k), broadcast 0.563 (131k), inblock 0.622
  * (158k: two lines per warp, none shared between blocks), misaligned 0.643 (172k), half 0.714 (181k).
- * Known gap, not modelled: Warpsight writes 0.613-0.620 MB for all six (its LRU sets push out by
- * lines, not by requests), and it sends the misaligned copies' second line of a warp to the L2 as a
+ * Known gap: Warpsight writes 0.613-0.620 MB for all six. The H200 keeps a line read again after its
+ * fill was served over lines never read again (reread.test.ts: that is where the requests count);
+ * here every second request of these copies comes while the line's fill is in flight, so none is a
+ * re-read. And it sends the misaligned copies' second line of a warp to the L2 as a
  * request of its own every time (262k, inblock 246k): a block's warps run in index order, so the
  * warp needing only a line's first sector always asks before the warp needing all of it, where the
  * H200 makes 1.31 requests per line (in most pairs the whole-line request goes first, or the two are

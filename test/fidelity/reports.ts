@@ -45,6 +45,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_store_merge', args: ['kernels/l2_store_merge.ts', ...COUNTERS_ONLY] },
   { name: 'sync_reduce_shfl', args: ['kernels/reductions.ts', '-k', 'sync_reduce_shfl'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts', ...COUNTERS_ONLY] },
+  { name: 'l2_requests', args: ['kernels/l2_requests.ts', ...COUNTERS_ONLY] },
   { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
   // the register-pressure kernels are 66-302M warp instructions at full size: 4 waves of their 4/2/1 blocks per SM
   { name: 'occ_regs_32', args: ['kernels/occupancy.ts', '-k', 'occ_regs_32', '--grid', String(4 * 4 * 132)] },

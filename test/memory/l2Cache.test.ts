@@ -113,6 +113,23 @@ describe('L2Cache', () => {
     expect(l2.dirtySectors()).toBe(0);
   });
 
+  it("rrip: a line read again outlives lines that came in after it but were never read; LRU's recency does not keep it", () => {
+    // one set: lines 0-7 read, read again (hits), 8 dirty lines written, then 7 new reads need room
+    const run = (replacement: 'lru' | 'rrip', inflightRequests: number) => {
+      const { dram, l2 } = small(128 * 16, { replacement, inflightRequests });
+      for (let line = 0; line < 8; line++) l2.read(line, 15, HINT_UNCHANGED);
+      for (let line = 0; line < 8; line++) l2.read(line, 15, HINT_UNCHANGED);
+      for (let line = 100; line < 108; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
+      for (let line = 200; line < 207; line++) l2.read(line, 15, HINT_UNCHANGED);
+      return dram.writeSectors;
+    };
+    // LRU evicts the oldest, lines 0-6 (clean); rrip the written lines, never read (dirty)
+    expect(run('lru', 0)).toBe(0);
+    expect(run('rrip', 0)).toBe(7 * 4);
+    // read again while their fills are still in flight: part of the misses, no re-reference
+    expect(run('rrip', 100)).toBe(0);
+  });
+
   it('evicts evict_first lines before normal ones', () => {
     const { l2 } = small(128 * 16);
     l2.read(0, 15, HINT_FIRST);
