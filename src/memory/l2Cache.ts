@@ -91,17 +91,17 @@ export interface L2Options {
    */
   dirtyVictimSkip?: number;
   /**
-   * Replacement among the normal and evict-first lines of a set ('lru' by default; persisting lines are
-   * always LRU). 'rrip': static re-reference interval prediction with 2 bits. A line comes in at
-   * RRPV_NEW; a read finding its data (not a merged miss: inflightRequests) sets 0; the victim is the
-   * least recently used line at RRPV_FAR, and when none is there, every line of the set ages by as much
-   * as the victim needed. Without reads that hit, the victims are LRU's; a line read again outlives the
-   * lines never read again that came in before it (up to three such ageing rounds), as LRU's recency
-   * alone does not keep it.
-   * [MEAS] test/fidelity/probes/l2_request_probe.cu (8 runs): micro.cu's 4-byte copy writes back 0.58 MB
-   * of what ncu's replay left dirty; reading each line once more from the same SM (.cg, after the first
-   * read was served) 0.77 MB, the dirty stores being evicted in place of the clean lines read twice
-   * (LRU: 0.64; 'rrip' 0.77); a second read of 512 other lines changes nothing (0.59).
+   * Replacement within each eviction class of a set ('lru' by default). 'rrip': static re-reference
+   * interval prediction with 2 bits. A line comes in at RRPV_NEW; a read finding its data (not a merged
+   * miss: inflightRequests) sets 0; the victim is the least recently used line at RRPV_FAR, and when
+   * none is there, every line of the set ages by as much as the victim needed. Without reads that hit,
+   * the victims are LRU's; a line read again outlives lines that came in after it and were never read
+   * (for up to three such ageing rounds), where LRU keeps only what was touched last.
+   * [MEAS] test/fidelity/probes/l2_request_probe.cu (8 runs of each): micro.cu's 4-byte copy writes back
+   * 0.58-0.59 MB of what ncu's replay left dirty; with a quarter / half / all of its lines read once more
+   * by the same SM (.cg, after the first read was served) 0.65 / 0.67 / 0.76-0.77 MB, the stores' dirty
+   * lines being evicted in place of the clean lines read twice ('rrip' 0.66 / 0.69 / 0.77; LRU 0.64
+   * with all read again); a second read of 512 other lines changes little (0.59-0.61).
    */
   replacement?: 'lru' | 'rrip';
   /** SM -> partition (default sm % partitions; arch smL2Partition) */
@@ -120,14 +120,15 @@ const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 1
  * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
  * hashed set index), 128-B lines of four 32-B sectors with per-sector valid/dirty bits, write-back.
  *
- * Replacement: within priority class LRU or RRIP (L2Options.replacement), evict_first victims before normal before evict_last.
- * Set-aside for persisting lines = whole ways: the limit quantised per set (the H200's limits are way
- * multiples: default 11,796,480 B = 3/16 and max 39,321,600 B = 10/16 of 62,914,560 B). Persisting
- * (evict_last) lines live only in the set-aside ways of their set; beyond that the set's LRU persisting
- * line is evicted ("evicted to keep the most recently used", [DOC] §5.1). Non-persisting lines use any
- * way, set-aside ways only after the set's free normal ways ([DOC]: "only when persisting lines are not
- * using it"), and persisting insertions take set-aside ways back from them first. With a set-aside of 0,
- * persisting accesses behave as normal.
+ * Replacement: evict_first victims before normal before evict_last; within a class LRU or RRIP
+ * (L2Options.replacement). Set-aside for persisting lines = whole ways: the limit quantised per set
+ * (the H200's limits are way multiples: default 11,796,480 B = 3/16 and max 39,321,600 B = 10/16 of
+ * 62,914,560 B). Persisting (evict_last) lines live only in the set-aside ways of their set; beyond
+ * that one of the set's persisting lines is evicted, chosen as in any class ("evicted to keep the most
+ * recently used", [DOC] §5.1; family 5's hit rates are within 0.1 point with RRIP or LRU there).
+ * Non-persisting lines use any way, set-aside ways only after the set's free normal ways ([DOC]: "only
+ * when persisting lines are not using it"), and persisting insertions take set-aside ways back from
+ * them first. With a set-aside of 0, persisting accesses behave as normal.
  *
  * All state in typed arrays indexed by set * ways + way.
  */
@@ -472,6 +473,9 @@ export class L2Cache {
     const t = this.tag;
     const c = this.cls;
     const s = this.stamp;
+    const r = this.rrpv;
+    // with rrip, a class's lines nearest their eviction first (a multiplier: no branch in the scan)
+    const rw = this.rrip ? 1 : 0;
     let best = -1;
     let bestCls = 12;
     let bestStamp = Infinity;
@@ -482,9 +486,9 @@ export class L2Cache {
         if (empty < 0) empty = i;
         continue;
       }
-      if (c[i] === CLS_LAST && !allowLast) continue;
-      // with rrip, lines of a class nearest their eviction first (persisting lines stay LRU)
-      const k = c[i]! * 4 + (this.rrip && c[i] !== CLS_LAST ? RRPV_FAR - this.rrpv[i]! : 0);
+      const ci = c[i]!;
+      if (ci === CLS_LAST && !allowLast) continue;
+      const k = (ci << 2) + rw * (RRPV_FAR - r[i]!);
       const st = s[i]!;
       if (k < bestCls || (k === bestCls && st < bestStamp)) {
         best = i;
@@ -493,10 +497,10 @@ export class L2Cache {
       }
     }
     if (empty >= 0) return empty;
-    if (this.rrip && best >= 0 && c[best] !== CLS_LAST) {
+    if (rw !== 0 && best >= 0) {
       // no line was due: the set ages until the victim is
-      const age = RRPV_FAR - this.rrpv[best]!;
-      if (age > 0) for (let i = from; i < to; i++) this.rrpv[i] = Math.min(RRPV_FAR, this.rrpv[i]! + age);
+      const age = RRPV_FAR - r[best]!;
+      if (age > 0) for (let i = from; i < to; i++) r[i] = Math.min(RRPV_FAR, r[i]! + age);
     }
     if (best >= 0 && c[best] === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
       // the oldest clean normal line instead

@@ -104,8 +104,8 @@ describe('family 5 vs the H200 (ncu_raw_l2.csv, --cache-control none)', () => {
     expect(num(v, 'pass1', 'lts__t_sectors_srcunit_tex_op_write.sum')).toBe(1_048_576);
   });
 
-  // annotdiscard's pass 2 hits 94.7 % here (98.3 on the H200; 95.2 with LRU replacement): tmp's near
-  // copies, written anew by each pass 1, are given up before dst's, read by the pass 2 before
+  // annotdiscard's pass 2 hits 94.7 % here (98.3 on the H200; 95.2 with LRU replacement): the extra
+  // misses are of near copies (tex lookup misses served by the home over the fabric: 57k sectors, 51k)
   it('annotated_ptr: pass 2 hits its persisting lines (97-98 % on the H200) in the 37.5-MiB set-aside; src is evict-first', () => {
     for (const v of ['annot', 'annotdiscard'] as const) {
       expect(num(v, 'pass2', RDHIT)).toBeGreaterThan(94);

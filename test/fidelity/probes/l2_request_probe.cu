@@ -17,10 +17,14 @@
 // reread 0.77, other 0.94, hot 0.59, misaligned 0.62. A line read again once its first read was served
 // is kept over the lines never read again (the stores' dirty lines go instead); reads of other lines
 // change little.
-// Usage: l2_request_probe (launches every kernel once, in that order)
+// `sweep` (a second run): the copy; hot buffers of 64 KiB, 256 KiB, 1 MiB and 4 MiB (rq_hot_sweep, the
+// last 4 MiB hit 4 times per line); a quarter and a half of the warps reading their line again
+// (rq_reread_part), then all (rq_reread).
+// Usage: l2_request_probe [sweep] (launches every kernel once, in that order)
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <cuda_runtime.h>
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
 __device__ __forceinline__ uint32_t hash32(uint32_t x) {
@@ -65,13 +69,29 @@ __global__ void rq_hot(const uint32_t* in, uint32_t* out, const uint32_t* hot) {
   uint32_t v = in[i];
   out[i] = v + ldcg(hot + ((i + AFTER(v)) & 16383));
 }
+// sweep: a second read of a hot buffer of 2^LOG2 words (how much room lines kept by their reads take)
+template <int LOG2>
+__global__ void rq_hot_sweep(const uint32_t* in, uint32_t* out, const uint32_t* hot) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t v = in[i];
+  out[i] = v + ldcg(hot + ((i + AFTER(v)) & ((size_t(1) << LOG2) - 1)));
+}
+// sweep: only the lines of warps whose index is 0 mod EVERY read again (as reread, a 1/EVERY share)
+template <int EVERY>
+__global__ void rq_reread_part(const uint32_t* in, uint32_t* out, const uint32_t*) {
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t v = in[i];
+  if ((i >> 5) % EVERY == 0) v = ldcg(in + i + AFTER(v));
+  out[i] = v;
+}
 __global__ void rq_misaligned(const uint32_t* in, uint32_t* out, const uint32_t*) {
   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i + 1];
 }
-int main() {
+int main(int argc, char** argv) {
   const size_t n = (size_t)16384 * 256;
-  const size_t inBytes = (size_t)32 * n * 16 + 4096, outBytes = n * 16, hotBytes = 65536;
+  const bool sweep = argc > 1 && strcmp(argv[1], "sweep") == 0;
+  const size_t inBytes = (size_t)32 * n * 16 + 4096, outBytes = n * 16, hotBytes = sweep ? (4u << 20) : 65536;
   uint32_t *in, *out, *hot;
   CK(cudaMalloc(&in, inBytes));
   CK(cudaMalloc(&out, outBytes));
@@ -80,6 +100,19 @@ int main() {
   init_fill_u32<<<132 * 8, 256>>>(out, outBytes / 4, 0x89abcdeu);
   init_fill_u32<<<64, 256>>>(hot, hotBytes / 4, 0x2468aceu);
   CK(cudaDeviceSynchronize());
+  if (sweep) {
+    rq_coalesced<<<16384, 256>>>(in, out, hot);
+    rq_hot_sweep<14><<<16384, 256>>>(in, out, hot);
+    rq_hot_sweep<16><<<16384, 256>>>(in, out, hot);
+    rq_hot_sweep<18><<<16384, 256>>>(in, out, hot);
+    rq_hot_sweep<20><<<16384, 256>>>(in, out, hot);
+    rq_reread_part<4><<<16384, 256>>>(in, out, hot);
+    rq_reread_part<2><<<16384, 256>>>(in, out, hot);
+    rq_reread<<<16384, 256>>>(in, out, hot);
+    CK(cudaDeviceSynchronize());
+    printf("l2_request_probe sweep done\n");
+    return 0;
+  }
   rq_coalesced<<<16384, 256>>>(in, out, hot);
   rq_cg<<<16384, 256>>>(in, out, hot);
   rq_reread<<<16384, 256>>>(in, out, hot);
