@@ -109,9 +109,14 @@ export interface L2Options {
 }
 
 const EMPTY = -1;
-/** re-reference prediction values (L2Options.replacement 'rrip'): a new line's, and the victims' */
+/**
+ * re-reference prediction values (L2Options.replacement 'rrip'): a new line's, and the victims'. A way
+ * keeps RRPV_FAR - rrpv (how far from due) in the low two bits of its rank byte, its class above them:
+ * the rank is then the victim order (lowest first), one byte per way for the scan to read
+ */
 const RRPV_NEW = 2;
 const RRPV_FAR = 3;
+const KEEP_BITS = 3;
 
 /** the sectors of the 64-B granules (aligned sector pairs) that sectors `m` of a line fall in */
 const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 15;
@@ -140,7 +145,8 @@ export class L2Cache {
   private readonly tag: Float64Array;
   private readonly valid: Uint8Array;
   private readonly dirty: Uint8Array;
-  private readonly cls: Uint8Array;
+  /** per way: eviction class << 2 | RRPV_FAR - rrpv (see RRPV_NEW) */
+  private readonly rank: Uint8Array;
   private readonly stamp: Float64Array;
   /** set-aside ways of each set (persisting limit spread over the sets) */
   private readonly quota: Uint8Array;
@@ -173,8 +179,6 @@ export class L2Cache {
   private readonly copy: Uint8Array;
   /** per way: 1 = the line was hit at least once since it was inserted (reused data) */
   private readonly reused: Uint8Array;
-  /** per way: re-reference prediction value (L2Options.replacement 'rrip'; 0 = soon, RRPV_FAR = victim) */
-  private readonly rrpv: Uint8Array;
   private readonly rrip: boolean;
   /** hint of the access being served (who evicts whom, for the persistence advice) */
   private curHint: L2Hint = HINT_UNCHANGED;
@@ -270,7 +274,7 @@ export class L2Cache {
     this.tag = new Float64Array(n).fill(EMPTY);
     this.valid = new Uint8Array(n);
     this.dirty = new Uint8Array(n);
-    this.cls = new Uint8Array(n);
+    this.rank = new Uint8Array(n);
     this.stamp = new Float64Array(n);
     this.quota = new Uint8Array(this.sets);
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
@@ -291,7 +295,6 @@ export class L2Cache {
     this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
-    this.rrpv = new Uint8Array(n);
     this.rrip = opts.replacement === 'rrip';
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
@@ -341,14 +344,13 @@ export class L2Cache {
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
       const base = s * this.ways;
-      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
+      for (let w = q; w < this.ways; w++) if (this.classOf(base + w) === CLS_LAST) this.setClass(base + w, CLS_NORMAL);
     }
   }
 
   /** cudaCtxResetPersistingL2Cache: every persisting line becomes normal */
   resetPersisting(): void {
-    const c = this.cls;
-    for (let i = 0; i < c.length; i++) if (c[i] === CLS_LAST) c[i] = CLS_NORMAL;
+    for (let i = 0; i < this.rank.length; i++) if (this.classOf(i) === CLS_LAST) this.setClass(i, CLS_NORMAL);
   }
 
   /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
@@ -358,7 +360,7 @@ export class L2Cache {
     this.tag.fill(EMPTY);
     this.valid.fill(0);
     this.dirty.fill(0);
-    this.cls.fill(CLS_NORMAL);
+    this.rank.fill(CLS_NORMAL << 2);
     this.stamp.fill(0);
     this.partner.fill(0);
     this.partial.fill(0);
@@ -406,15 +408,14 @@ export class L2Cache {
   /** resident persisting (evict-last) lines */
   persistingLines(): number {
     let n = 0;
-    const c = this.cls;
-    for (let i = 0; i < c.length; i++) if (c[i] === CLS_LAST && this.tag[i] !== EMPTY) n++;
+    for (let i = 0; i < this.rank.length; i++) if (this.classOf(i) === CLS_LAST && this.tag[i] !== EMPTY) n++;
     return n;
   }
 
   /** resident lines of each class [first, normal, last] (tests / diagnostics) */
   classCounts(): [number, number, number] {
     const r: [number, number, number] = [0, 0, 0];
-    for (let i = 0; i < this.tag.length; i++) if (this.tag[i] !== EMPTY) r[this.cls[i]! as 0 | 1 | 2]++;
+    for (let i = 0; i < this.tag.length; i++) if (this.tag[i] !== EMPTY) r[this.classOf(i) as 0 | 1 | 2]++;
     return r;
   }
 
@@ -466,18 +467,18 @@ export class L2Cache {
   }
 
   /**
-   * LRU victim among [from, to) with class priority; invalid ways first, those from `emptyFrom` on
-   * before the others (a normal line takes a free way outside the set-aside first)
+   * the victim among [from, to): the lowest class, then (rrip) the line nearest eviction, then the least
+   * recently used; invalid ways first, those from `emptyFrom` on before the others (a normal line takes
+   * a free way outside the set-aside first)
    */
   private pick(from: number, to: number, allowLast: boolean, emptyFrom = from): number {
     const t = this.tag;
-    const c = this.cls;
+    const rk = this.rank;
     const s = this.stamp;
-    const r = this.rrpv;
-    // with rrip, a class's lines nearest their eviction first (a multiplier: no branch in the scan)
-    const rw = this.rrip ? 1 : 0;
+    // LRU reads the class alone
+    const mask = this.rrip ? 15 : ~KEEP_BITS & 15;
     let best = -1;
-    let bestCls = 12;
+    let bestRank = 16;
     let bestStamp = Infinity;
     let empty = -1;
     for (let i = from; i < to; i++) {
@@ -486,34 +487,54 @@ export class L2Cache {
         if (empty < 0) empty = i;
         continue;
       }
-      const ci = c[i]!;
-      if (ci === CLS_LAST && !allowLast) continue;
-      const k = (ci << 2) + rw * (RRPV_FAR - r[i]!);
+      const ri = rk[i]!;
+      if (ri >= CLS_LAST << 2 && !allowLast) continue;
+      const k = ri & mask;
       const st = s[i]!;
-      if (k < bestCls || (k === bestCls && st < bestStamp)) {
+      if (k < bestRank || (k === bestRank && st < bestStamp)) {
         best = i;
-        bestCls = k;
+        bestRank = k;
         bestStamp = st;
       }
     }
     if (empty >= 0) return empty;
-    if (rw !== 0 && best >= 0) {
-      // no line was due: the set ages until the victim is
-      const age = RRPV_FAR - r[best]!;
-      if (age > 0) for (let i = from; i < to; i++) r[i] = Math.min(RRPV_FAR, r[i]! + age);
-    }
-    if (best >= 0 && c[best] === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
-      // the oldest clean normal line instead
-      let clean = -1;
-      let cleanStamp = Infinity;
-      for (let i = from; i < to; i++)
-        if (c[i] === CLS_NORMAL && this.dirty[i] === 0 && s[i]! < cleanStamp) {
-          clean = i;
-          cleanStamp = s[i]!;
-        }
+    if (best < 0) return best;
+    // no line was due: the set ages until the victim is
+    if (this.rrip && (rk[best]! & KEEP_BITS) !== 0) this.age(from, to, rk[best]! & KEEP_BITS);
+    if (rk[best]! >> 2 === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
+      const clean = this.oldestClean(from, to);
       if (clean >= 0) return clean;
     }
     return best;
+  }
+
+  /** every line of [from, to) `by` re-reference steps nearer eviction */
+  private age(from: number, to: number, by: number): void {
+    const rk = this.rank;
+    for (let i = from; i < to; i++) {
+      const keep = rk[i]! & KEEP_BITS;
+      rk[i] = (rk[i]! & ~KEEP_BITS) | (keep > by ? keep - by : 0);
+    }
+  }
+
+  private classOf(i: number): number {
+    return this.rank[i]! >> 2;
+  }
+
+  private setClass(i: number, k: number): void {
+    this.rank[i] = (k << 2) | (this.rank[i]! & KEEP_BITS);
+  }
+
+  /** the oldest clean normal line of [from, to), or -1 */
+  private oldestClean(from: number, to: number): number {
+    let clean = -1;
+    let cleanStamp = Infinity;
+    for (let i = from; i < to; i++)
+      if (this.classOf(i) === CLS_NORMAL && this.dirty[i] === 0 && this.stamp[i]! < cleanStamp) {
+        clean = i;
+        cleanStamp = this.stamp[i]!;
+      }
+    return clean;
   }
 
   /** probability a dirty victim is passed over (L2Options.dirtyVictimSkip) from now on */
@@ -593,13 +614,13 @@ export class L2Cache {
     // the class no line is of when every class counts
     const exempt = persisting ? -1 : CLS_LAST;
     let n = 0;
-    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== exempt) n += this.partial[i] !== 0 ? pw : 1;
+    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.classOf(i) !== exempt) n += this.partial[i] !== 0 ? pw : 1;
     while (n > cap) {
       // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial)
       let lru = -1;
       let st = Infinity;
       for (let i = base; i < base + this.ways; i++)
-        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== exempt && this.stamp[i]! < st) {
+        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.classOf(i) !== exempt && this.stamp[i]! < st) {
           st = this.stamp[i]!;
           lru = i;
         }
@@ -623,21 +644,20 @@ export class L2Cache {
     }
     this.evict(w);
     this.tag[w] = line;
-    this.cls[w] = k;
+    this.rank[w] = (k << 2) | (RRPV_FAR - RRPV_NEW);
     this.copy[w] = 0;
     this.reused[w] = 0;
-    this.rrpv[w] = RRPV_NEW;
     this.lastFill[w] = -Infinity;
     return w;
   }
 
   /** apply the hint of an access to the resident line in way w; returns its (possibly moved) way */
   private touch(set: number, w: number, hint: L2Hint): number {
-    const c = this.cls[w]!;
+    const c = this.classOf(w);
     if (hint === HINT_LAST) {
       const base = set * this.ways;
       const q = this.quota[set]!;
-      if (w - base < q) this.cls[w] = CLS_LAST;
+      if (w - base < q) this.setClass(w, CLS_LAST);
       else {
         // move into the set-aside ways
         const t = this.pick(base, base + q, true);
@@ -650,8 +670,7 @@ export class L2Cache {
         this.partial[t] = this.partial[w]!;
         this.partialStamp[t] = this.partialStamp[w]!;
         for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
-        this.cls[t] = CLS_LAST;
-        this.rrpv[t] = this.rrpv[w]!;
+        this.rank[t] = (CLS_LAST << 2) | (this.rank[w]! & KEEP_BITS);
         this.lastFill[t] = this.lastFill[w]!;
         this.tag[w] = EMPTY;
         this.valid[w] = 0;
@@ -661,9 +680,9 @@ export class L2Cache {
         w = t;
       }
     } else if (hint === HINT_FIRST) {
-      if (c === CLS_NORMAL) this.cls[w] = CLS_FIRST;
+      if (c === CLS_NORMAL) this.setClass(w, CLS_FIRST);
     } else if (hint === HINT_DEMOTE) {
-      if (c !== CLS_NORMAL) this.cls[w] = CLS_NORMAL;
+      if (c !== CLS_NORMAL) this.setClass(w, CLS_NORMAL);
     }
     this.reused[w] = 1;
     this.stamp[w] = this.clock++;
@@ -675,7 +694,7 @@ export class L2Cache {
    * soon), unless the line's fill is still in flight (inflightRequests): that read is part of its miss
    */
   private rereference(w: number, hitMask: number): void {
-    if (hitMask !== 0 && this.reqClock - this.lastFill[w]! >= this.inflight) this.rrpv[w] = 0;
+    if (hitMask !== 0 && this.reqClock - this.lastFill[w]! >= this.inflight) this.rank[w]! |= KEEP_BITS;
   }
 
   private lastSet = 0;
@@ -692,7 +711,7 @@ export class L2Cache {
     if (hint === HINT_LAST && this.quota[set] === 0) hint = HINT_UNCHANGED;
     const w = this.find(base, line);
     if (w >= 0) {
-      if (this.cls[w] === CLS_LAST) this.persistingLineHits++;
+      if (this.classOf(w) === CLS_LAST) this.persistingLineHits++;
       return this.touch(set, w, hint);
     }
     const k = hint === HINT_FIRST ? CLS_FIRST : hint === HINT_LAST ? CLS_LAST : CLS_NORMAL;
@@ -731,8 +750,8 @@ export class L2Cache {
     if (w >= 0) {
       hitMask = this.valid[w]! & mask;
       if (hint === HINT_FIRST) {
-        if (this.cls[w] === CLS_NORMAL) this.cls[w] = CLS_FIRST;
-      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.cls[w] = CLS_NORMAL;
+        if (this.classOf(w) === CLS_NORMAL) this.setClass(w, CLS_FIRST);
+      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.setClass(w, CLS_NORMAL);
       this.stamp[w] = this.clock++;
       this.rereference(w, hitMask);
     }
@@ -891,7 +910,7 @@ export class L2Cache {
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
-    if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
+    if (this.classOf(w) !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
     return this.writeFills - before;
   }
 
@@ -951,7 +970,7 @@ export class L2Cache {
     this.dirty[w] = 0;
     this.partial[w] = 0;
     this.partner[w] = 0;
-    this.cls[w] = CLS_NORMAL;
+    this.rank[w] = CLS_NORMAL << 2;
   }
 }
 
