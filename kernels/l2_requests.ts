@@ -3,9 +3,10 @@
  * before each kernel): micro.cu's 4-byte copy over its buffers (16384 x 256 threads, out[i] once), with
  * a second read per thread that asks the L2 again for a line the copy reads (`reread`: the same SM,
  * after the first has been served; `reread_part_<n>`: only every n-th warp; `other`: the neighbouring
- * block's SM) or for lines of a hot buffer (`hot_sweep_<log2 words>`; the probe's `hot` is the 64-KiB one). Reading its own lines
- * again makes the H200 write back more of what ncu's replay left dirty (0.58 -> 0.77 MB): the lines
- * read twice are kept, the stores' dirty lines go in their place (test/fidelity/reread.test.ts).
+ * block's SM) or for lines of a hot buffer (`hot_sweep_<log2 words>`; the probe's `hot` is the 64-KiB
+ * one). Reading its own lines again makes the H200 write back more of what ncu's replay left dirty
+ * (0.58 -> 0.77 MB): the lines read twice are kept, the stores' dirty lines go in their place
+ * (test/fidelity/reread.test.ts).
  */
 import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u8, u32, u64 } from '../src/api.js';
 import { G_THREADS, patternBuffer, patternWord, sampleIndices } from './lib/groundtruth.js';
@@ -28,7 +29,7 @@ const word = (k: number) => patternWord(k, IN_SEED);
 const load = (p: PtrVal, i: Val, cache?: 'cg') => p.at(i).get(cache ? { cache } : undefined);
 
 /** in[i], then a second .cg read whose address waits for it (the data's top bit is 0: a zero to wait for) */
-function readTwice(name: string, description: string, second: (i: Val, src: PtrVal, hot: PtrVal) => PtrVal | null, expected: (i: number) => number): Variant {
+function readTwice(name: string, description: string, second: (i: Val, src: PtrVal, hot: PtrVal) => PtrVal, expected: (i: number) => number): Variant {
   return {
     name,
     description,
@@ -36,9 +37,7 @@ function readTwice(name: string, description: string, second: (i: Val, src: PtrV
     value: (k, src, hot, i) => {
       const x = k.let(u32, load(src, i));
       const after = x.shr(31).cast(u64);
-      const p = second(i.add(after), src, hot);
-      if (p) x.set(x.add(p.at(0).get({ cache: 'cg' })));
-      return x;
+      return x.add(second(i.add(after), src, hot).at(0).get({ cache: 'cg' }));
     },
   };
 }
