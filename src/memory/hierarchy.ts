@@ -64,8 +64,8 @@ export interface HierarchyOptions {
    * g_ld_u8_coalesced / u8_misaligned / u16_misaligned 58.3 / 58.8 / 58.6 % vs 58.7 / 60.1 / 57.1 %)
    */
   inflightRequests?: number;
-  /** see L2Options.replacement (default 'rrip') */
-  l2Replacement?: 'lru' | 'rrip';
+  /** see L2Options.replacement (default 'sc') */
+  l2Replacement?: 'lru' | 'sc';
   /** see L2Options.partialLinesPerSet (default 2) */
   partialLinesPerSet?: number;
   /** see L2Options.partialDirtyWeight (default 2) */
@@ -159,7 +159,7 @@ export class MemoryHierarchy {
         idleDirtyWays: opts.idleDirtyWays ?? 7.4,
         cleanWays: opts.cleanWays ?? 4,
         inflightRequests: opts.inflightRequests ?? 4096,
-        replacement: opts.l2Replacement ?? 'rrip',
+        replacement: opts.l2Replacement ?? 'sc',
         partialLinesPerSet: opts.partialLinesPerSet ?? 2,
         partialDirtyWeight: opts.partialDirtyWeight ?? 2,
         partitions: opts.l2Partitions ?? 2,

@@ -91,33 +91,26 @@ export interface L2Options {
    */
   dirtyVictimSkip?: number;
   /**
-   * Replacement within each eviction class of a set ('lru' by default). 'rrip': static re-reference
-   * interval prediction with 2 bits. A line comes in at RRPV_NEW; a read finding its data (not a merged
-   * miss: inflightRequests) sets 0; the victim is the least recently used line at RRPV_FAR, and when
-   * none is there, every line of the set ages by as much as the victim needed. Without reads that hit,
-   * the victims are LRU's; a line read again outlives lines that came in after it and were never read
-   * (for up to three such ageing rounds), where LRU keeps only what was touched last.
-   * [MEAS] test/fidelity/probes/l2_request_probe.cu (8 runs of each): micro.cu's 4-byte copy writes back
-   * 0.58-0.59 MB of what ncu's replay left dirty; with a quarter / half / all of its lines read once more
-   * by the same SM (.cg, after the first read was served) 0.65 / 0.67 / 0.76-0.77 MB, the stores' dirty
-   * lines being evicted in place of the clean lines read twice ('rrip' 0.66 / 0.69 / 0.77; LRU 0.64
-   * with all read again); a second read of 512 other lines changes little (0.59-0.61).
+   * Replacement within each eviction class of a set ('lru' by default). 'sc', second chance: the victim
+   * is the least recently used line, but a line read again (a read finding its data, not a merged miss:
+   * inflightRequests) or written since it was last passed over is passed over once; a dirty line passed
+   * over is written back then (unless write-back avoidance holds it back) and kept.
+   * [MEAS] test/fidelity/probes/l2_survival_probe.cu (which lines of a 2.25 MiB dirty seed a kernel
+   * leaves, line by line): a 16 MiB copy / a 36 MiB read lose 4 / 16 % of a seed written by a kernel and
+   * 12 / 27 % of one only read (LRU here: 10-12 / 38-39 % of both; 'sc' 5 / 18 and 13 / 39 %); a written
+   * line read again is kept no better than one only written; the workload writes back 2.5-3x the seed
+   * lines it evicts (0.32 MB for 730 lines, 1.02 MB for 2,900). [MEAS] test/fidelity/probes/
+   * l2_request_probe.cu (8 runs of each): micro.cu's 4-byte copy writes back 0.58-0.59 MB of what ncu's
+   * replay left dirty; with a quarter / half / all of its lines read once more by the same SM (.cg, after
+   * the first read was served) 0.65 / 0.67 / 0.76-0.77 MB ('sc' 0.66 / 0.69 / 0.78; LRU 0.64 with all
+   * read again).
    */
-  replacement?: 'lru' | 'rrip';
+  replacement?: 'lru' | 'sc';
   /** SM -> partition (default sm % partitions; arch smL2Partition) */
   partitionOfSm?: (sm: number) => number;
 }
 
 const EMPTY = -1;
-/**
- * re-reference prediction values (L2Options.replacement 'rrip'): a new line's, and the victims'. A way
- * keeps RRPV_FAR - rrpv (how far from due) in the low two bits of its rank byte, its class above them:
- * the rank is then the victim order (lowest first), one byte per way for the scan to read
- */
-const RRPV_NEW = 2;
-const RRPV_FAR = 3;
-const KEEP_BITS = 3;
-
 /** the sectors of the 64-B granules (aligned sector pairs) that sectors `m` of a line fall in */
 const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 15;
 
@@ -125,12 +118,13 @@ const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 1
  * The GPU's L2: one cache (address-sliced in hardware; modelled as one set-associative array with a
  * hashed set index), 128-B lines of four 32-B sectors with per-sector valid/dirty bits, write-back.
  *
- * Replacement: evict_first victims before normal before evict_last; within a class LRU or RRIP
- * (L2Options.replacement). Set-aside for persisting lines = whole ways: the limit quantised per set
+ * Replacement: evict_first victims before normal before evict_last; within a class LRU or second
+ * chance (L2Options.replacement). Set-aside for persisting lines = whole ways: the limit quantised per set
  * (the H200's limits are way multiples: default 11,796,480 B = 3/16 and max 39,321,600 B = 10/16 of
  * 62,914,560 B). Persisting (evict_last) lines live only in the set-aside ways of their set; beyond
  * that one of the set's persisting lines is evicted, chosen as in any class ("evicted to keep the most
- * recently used", [DOC] §5.1; family 5's hit rates are within 0.1 point with RRIP or LRU there).
+ * recently used", [DOC] §5.1; family 5's annotated and window variants' hit rates move by 0.4 points
+ * at most between the policies tried: LRU, re-reference intervals, second chance).
  * Non-persisting lines use any way, set-aside ways only after the set's free normal ways ([DOC]: "only
  * when persisting lines are not using it"), and persisting insertions take set-aside ways back from
  * them first. With a set-aside of 0, persisting accesses behave as normal.
@@ -145,8 +139,8 @@ export class L2Cache {
   private readonly tag: Float64Array;
   private readonly valid: Uint8Array;
   private readonly dirty: Uint8Array;
-  /** per way: eviction class << 2 | RRPV_FAR - rrpv (see RRPV_NEW) */
-  private readonly rank: Uint8Array;
+  /** per way: eviction class (CLS_*) */
+  private readonly cls: Uint8Array;
   private readonly stamp: Float64Array;
   /** set-aside ways of each set (persisting limit spread over the sets) */
   private readonly quota: Uint8Array;
@@ -179,7 +173,9 @@ export class L2Cache {
   private readonly copy: Uint8Array;
   /** per way: 1 = the line was hit at least once since it was inserted (reused data) */
   private readonly reused: Uint8Array;
-  private readonly rrip: boolean;
+  private readonly sc: boolean;
+  /** per way (sc): the line is passed over once more before eviction (read again, or written) */
+  private readonly chance: Uint8Array;
   /** hint of the access being served (who evicts whom, for the persistence advice) */
   private curHint: L2Hint = HINT_UNCHANGED;
   /** reused lines (home, not persisting) evicted by accesses without a streaming or persisting hint, this launch */
@@ -274,7 +270,7 @@ export class L2Cache {
     this.tag = new Float64Array(n).fill(EMPTY);
     this.valid = new Uint8Array(n);
     this.dirty = new Uint8Array(n);
-    this.rank = new Uint8Array(n);
+    this.cls = new Uint8Array(n);
     this.stamp = new Float64Array(n);
     this.quota = new Uint8Array(this.sets);
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
@@ -295,7 +291,8 @@ export class L2Cache {
     this.cleanWays = opts.cleanWays ?? 0;
     this.copy = new Uint8Array(n);
     this.reused = new Uint8Array(n);
-    this.rrip = opts.replacement === 'rrip';
+    this.sc = opts.replacement === 'sc';
+    this.chance = new Uint8Array(n);
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
     const lineBit = Math.log2(this.lineSize);
@@ -344,13 +341,13 @@ export class L2Cache {
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
       const base = s * this.ways;
-      for (let w = q; w < this.ways; w++) if (this.classOf(base + w) === CLS_LAST) this.setClass(base + w, CLS_NORMAL);
+      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
     }
   }
 
   /** cudaCtxResetPersistingL2Cache: every persisting line becomes normal */
   resetPersisting(): void {
-    for (let i = 0; i < this.rank.length; i++) if (this.classOf(i) === CLS_LAST) this.setClass(i, CLS_NORMAL);
+    for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST) this.cls[i] = CLS_NORMAL;
   }
 
   /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
@@ -360,7 +357,8 @@ export class L2Cache {
     this.tag.fill(EMPTY);
     this.valid.fill(0);
     this.dirty.fill(0);
-    this.rank.fill(CLS_NORMAL << 2);
+    this.cls.fill(CLS_NORMAL);
+    this.chance.fill(0);
     this.stamp.fill(0);
     this.partner.fill(0);
     this.partial.fill(0);
@@ -408,14 +406,14 @@ export class L2Cache {
   /** resident persisting (evict-last) lines */
   persistingLines(): number {
     let n = 0;
-    for (let i = 0; i < this.rank.length; i++) if (this.classOf(i) === CLS_LAST && this.tag[i] !== EMPTY) n++;
+    for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST && this.tag[i] !== EMPTY) n++;
     return n;
   }
 
   /** resident lines of each class [first, normal, last] (tests / diagnostics) */
   classCounts(): [number, number, number] {
     const r: [number, number, number] = [0, 0, 0];
-    for (let i = 0; i < this.tag.length; i++) if (this.tag[i] !== EMPTY) r[this.classOf(i) as 0 | 1 | 2]++;
+    for (let i = 0; i < this.tag.length; i++) if (this.tag[i] !== EMPTY) r[this.cls[i] as 0 | 1 | 2]++;
     return r;
   }
 
@@ -467,62 +465,58 @@ export class L2Cache {
   }
 
   /**
-   * the victim among [from, to): the lowest class, then (rrip) the line nearest eviction, then the least
-   * recently used; invalid ways first, those from `emptyFrom` on before the others (a normal line takes
-   * a free way outside the set-aside first)
+   * the victim among [from, to): the least recently used line of the lowest class, passing over once
+   * the lines with a second chance (L2Options.replacement 'sc'; a dirty one is written back as it is
+   * passed over, unless write-back avoidance holds it back), the oldest if every line had one; invalid
+   * ways first, those from `emptyFrom` on before the others (a normal line takes a free way outside the
+   * set-aside first)
    */
   private pick(from: number, to: number, allowLast: boolean, emptyFrom = from): number {
     const t = this.tag;
-    const rk = this.rank;
+    const cl = this.cls;
     const s = this.stamp;
-    // LRU reads the class alone
-    const mask = this.rrip ? 15 : ~KEEP_BITS & 15;
-    let best = -1;
-    let bestRank = 16;
-    let bestStamp = Infinity;
-    let empty = -1;
-    for (let i = from; i < to; i++) {
-      if (t[i] === EMPTY) {
-        if (i >= emptyFrom) return i;
-        if (empty < 0) empty = i;
-        continue;
+    let passed = 0;
+    let first = -1;
+    for (;;) {
+      let best = -1;
+      let bestCls = CLS_LAST + 1;
+      let bestStamp = Infinity;
+      let empty = -1;
+      for (let i = from; i < to; i++) {
+        if (t[i] === EMPTY) {
+          if (i >= emptyFrom) return i;
+          if (empty < 0) empty = i;
+          continue;
+        }
+        const c = cl[i]!;
+        if ((c === CLS_LAST && !allowLast) || (passed >>> (i - from)) & 1) continue;
+        const st = s[i]!;
+        if (c < bestCls || (c === bestCls && st < bestStamp)) {
+          best = i;
+          bestCls = c;
+          bestStamp = st;
+        }
       }
-      const ri = rk[i]!;
-      if (ri >= CLS_LAST << 2 && !allowLast) continue;
-      const k = ri & mask;
-      const st = s[i]!;
-      if (k < bestRank || (k === bestRank && st < bestStamp)) {
-        best = i;
-        bestRank = k;
-        bestStamp = st;
+      if (empty >= 0) return empty;
+      if (first < 0) first = best;
+      if (best < 0) return first;
+      if (this.chance[best] === 0) return this.avoidDirtyVictim(best, from, to);
+      this.chance[best] = 0;
+      passed |= 1 << (best - from);
+      if (this.dirty[best] !== 0 && this.partial[best] === 0 && !(this.skipBelow > 0 && this.skipDirty())) {
+        this.dram.write(this.dirty[best]!);
+        this.dirty[best] = 0;
       }
     }
-    if (empty >= 0) return empty;
-    if (best < 0) return best;
-    // no line was due: the set ages until the victim is
-    if (this.rrip && (rk[best]! & KEEP_BITS) !== 0) this.age(from, to, rk[best]! & KEEP_BITS);
-    if (rk[best]! >> 2 === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
+  }
+
+  /** write-back avoidance: a dirty normal victim gives way to the set's oldest clean normal line (dirtyVictimSkip) */
+  private avoidDirtyVictim(best: number, from: number, to: number): number {
+    if (this.cls[best] === CLS_NORMAL && this.dirty[best] !== 0 && this.skipBelow > 0 && this.skipDirty()) {
       const clean = this.oldestClean(from, to);
       if (clean >= 0) return clean;
     }
     return best;
-  }
-
-  /** every line of [from, to) `by` re-reference steps nearer eviction */
-  private age(from: number, to: number, by: number): void {
-    const rk = this.rank;
-    for (let i = from; i < to; i++) {
-      const keep = rk[i]! & KEEP_BITS;
-      rk[i] = (rk[i]! & ~KEEP_BITS) | (keep > by ? keep - by : 0);
-    }
-  }
-
-  private classOf(i: number): number {
-    return this.rank[i]! >> 2;
-  }
-
-  private setClass(i: number, k: number): void {
-    this.rank[i] = (k << 2) | (this.rank[i]! & KEEP_BITS);
   }
 
   /** the oldest clean normal line of [from, to), or -1 */
@@ -530,7 +524,7 @@ export class L2Cache {
     let clean = -1;
     let cleanStamp = Infinity;
     for (let i = from; i < to; i++)
-      if (this.classOf(i) === CLS_NORMAL && this.dirty[i] === 0 && this.stamp[i]! < cleanStamp) {
+      if (this.cls[i] === CLS_NORMAL && this.dirty[i] === 0 && this.stamp[i]! < cleanStamp) {
         clean = i;
         cleanStamp = this.stamp[i]!;
       }
@@ -614,13 +608,13 @@ export class L2Cache {
     // the class no line is of when every class counts
     const exempt = persisting ? -1 : CLS_LAST;
     let n = 0;
-    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.classOf(i) !== exempt) n += this.partial[i] !== 0 ? pw : 1;
+    for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== exempt) n += this.partial[i] !== 0 ? pw : 1;
     while (n > cap) {
       // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial)
       let lru = -1;
       let st = Infinity;
       for (let i = base; i < base + this.ways; i++)
-        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.classOf(i) !== exempt && this.stamp[i]! < st) {
+        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== exempt && this.stamp[i]! < st) {
           st = this.stamp[i]!;
           lru = i;
         }
@@ -644,20 +638,21 @@ export class L2Cache {
     }
     this.evict(w);
     this.tag[w] = line;
-    this.rank[w] = (k << 2) | (RRPV_FAR - RRPV_NEW);
+    this.cls[w] = k;
     this.copy[w] = 0;
     this.reused[w] = 0;
+    this.chance[w] = 0;
     this.lastFill[w] = -Infinity;
     return w;
   }
 
   /** apply the hint of an access to the resident line in way w; returns its (possibly moved) way */
   private touch(set: number, w: number, hint: L2Hint): number {
-    const c = this.classOf(w);
+    const c = this.cls[w];
     if (hint === HINT_LAST) {
       const base = set * this.ways;
       const q = this.quota[set]!;
-      if (w - base < q) this.setClass(w, CLS_LAST);
+      if (w - base < q) this.cls[w] = CLS_LAST;
       else {
         // move into the set-aside ways
         const t = this.pick(base, base + q, true);
@@ -670,7 +665,8 @@ export class L2Cache {
         this.partial[t] = this.partial[w]!;
         this.partialStamp[t] = this.partialStamp[w]!;
         for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
-        this.rank[t] = (CLS_LAST << 2) | (this.rank[w]! & KEEP_BITS);
+        this.cls[t] = CLS_LAST;
+        this.chance[t] = this.chance[w]!;
         this.lastFill[t] = this.lastFill[w]!;
         this.tag[w] = EMPTY;
         this.valid[w] = 0;
@@ -680,9 +676,9 @@ export class L2Cache {
         w = t;
       }
     } else if (hint === HINT_FIRST) {
-      if (c === CLS_NORMAL) this.setClass(w, CLS_FIRST);
+      if (c === CLS_NORMAL) this.cls[w] = CLS_FIRST;
     } else if (hint === HINT_DEMOTE) {
-      if (c !== CLS_NORMAL) this.setClass(w, CLS_NORMAL);
+      if (c !== CLS_NORMAL) this.cls[w] = CLS_NORMAL;
     }
     this.reused[w] = 1;
     this.stamp[w] = this.clock++;
@@ -690,11 +686,11 @@ export class L2Cache {
   }
 
   /**
-   * a read found `hitMask` sectors of way w valid: data read again (rrip: predicted to be read again
-   * soon), unless the line's fill is still in flight (inflightRequests): that read is part of its miss
+   * a read found `hitMask` sectors of way w valid: data read again (sc: a second chance), unless the
+   * line's fill is still in flight (inflightRequests): that read is part of its miss
    */
   private rereference(w: number, hitMask: number): void {
-    if (hitMask !== 0 && this.reqClock - this.lastFill[w]! >= this.inflight) this.rank[w]! |= KEEP_BITS;
+    if (this.sc && hitMask !== 0 && this.reqClock - this.lastFill[w]! >= this.inflight) this.chance[w] = 1;
   }
 
   private lastSet = 0;
@@ -711,7 +707,7 @@ export class L2Cache {
     if (hint === HINT_LAST && this.quota[set] === 0) hint = HINT_UNCHANGED;
     const w = this.find(base, line);
     if (w >= 0) {
-      if (this.classOf(w) === CLS_LAST) this.persistingLineHits++;
+      if (this.cls[w] === CLS_LAST) this.persistingLineHits++;
       return this.touch(set, w, hint);
     }
     const k = hint === HINT_FIRST ? CLS_FIRST : hint === HINT_LAST ? CLS_LAST : CLS_NORMAL;
@@ -750,8 +746,8 @@ export class L2Cache {
     if (w >= 0) {
       hitMask = this.valid[w]! & mask;
       if (hint === HINT_FIRST) {
-        if (this.classOf(w) === CLS_NORMAL) this.setClass(w, CLS_FIRST);
-      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.setClass(w, CLS_NORMAL);
+        if (this.cls[w] === CLS_NORMAL) this.cls[w] = CLS_FIRST;
+      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.cls[w] = CLS_NORMAL;
       this.stamp[w] = this.clock++;
       this.rereference(w, hitMask);
     }
@@ -910,7 +906,8 @@ export class L2Cache {
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
-    if (this.classOf(w) !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
+    if (this.sc) this.chance[w] = 1;
+    if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
     return this.writeFills - before;
   }
 
@@ -970,7 +967,8 @@ export class L2Cache {
     this.dirty[w] = 0;
     this.partial[w] = 0;
     this.partner[w] = 0;
-    this.rank[w] = CLS_NORMAL << 2;
+    this.cls[w] = CLS_NORMAL;
+    this.chance[w] = 0;
   }
 }
 

@@ -46,6 +46,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'sync_reduce_shfl', args: ['kernels/reductions.ts', '-k', 'sync_reduce_shfl'] },
   { name: 'l2_replay_residue', args: ['kernels/l2_replay_residue.ts', ...COUNTERS_ONLY] },
   { name: 'l2_requests', args: ['kernels/l2_requests.ts', ...COUNTERS_ONLY] },
+  { name: 'l2_survival', args: ['kernels/l2_survival.ts', '--cache-control', 'none', ...COUNTERS_ONLY] },
   { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
   // the register-pressure kernels are 66-302M warp instructions at full size: 4 waves of their 4/2/1 blocks per SM
   { name: 'occ_regs_32', args: ['kernels/occupancy.ts', '-k', 'occ_regs_32', '--grid', String(4 * 4 * 132)] },

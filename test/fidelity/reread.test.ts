@@ -3,10 +3,11 @@
  * its two CSVs beside it, 8 runs of each kernel; kernels/l2_requests.ts): micro.cu's 4-byte copy under
  * ncu (11-pass replay, caches flushed) writes back part of the ~2.3 MB ncu's replay leaves dirty, and
  * more the more of the lines it copies the same SM reads a second time after the first read was
- * served (.cg): the stores' dirty lines, never read, are then evicted in place of the clean lines read
- * twice (src/memory/l2Cache.ts L2Options.replacement 'rrip'). LRU writes back little more (0.64 MB
- * with every line read again, the H200 0.77): a read only refreshes a line's recency, and the lines
- * read twice came in before the stores did.
+ * served (.cg): a set that needs room passes over the clean lines read twice, and reaches the
+ * stores' dirty lines sooner, writing them back (src/memory/l2Cache.ts L2Options.replacement 'sc': a
+ * line read again or written is passed over once when it is due, a dirty one written back then). LRU
+ * writes back little more (0.64 MB with every line read again, the H200 0.77): a read only refreshes a
+ * line's recency, and the lines read twice came in before the stores did.
  * Known gaps: hot buffers read on the side (each line many times) raise the write-backs by 0.05 /
  * 0.18 / 0.59 / 1.29 MB here for 64 KiB / 256 KiB / 1 MiB / 4 MiB, by 0.02 / 0.11 / 0.61 / 1.64 on
  * the H200: the smaller ones take a way of sets that fill anyway here more often than there. `other`

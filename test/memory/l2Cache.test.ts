@@ -113,21 +113,47 @@ describe('L2Cache', () => {
     expect(l2.dirtySectors()).toBe(0);
   });
 
-  it("rrip: a line read again outlives lines that came in after it but were never read; LRU's recency does not keep it", () => {
-    // one set: lines 0-7 read, read again (hits), 8 dirty lines written, then 7 new reads need room
-    const run = (replacement: 'lru' | 'rrip', inflightRequests: number) => {
+  it('second chance: a line read again, or written, is passed over once at the bottom of its set; LRU evicts it', () => {
+    // one set: line 0 touched twice, then lines 1-15; line 16 needs room
+    const run = (replacement: 'lru' | 'sc', first: (l2: L2Cache) => void, inflightRequests = 0) => {
       const { dram, l2 } = small(128 * 16, { replacement, inflightRequests });
-      for (let line = 0; line < 8; line++) l2.read(line, 15, HINT_UNCHANGED);
-      for (let line = 0; line < 8; line++) l2.read(line, 15, HINT_UNCHANGED);
-      for (let line = 100; line < 108; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
-      for (let line = 200; line < 207; line++) l2.read(line, 15, HINT_UNCHANGED);
-      return dram.writeSectors;
+      first(l2);
+      for (let line = 1; line < 16; line++) l2.read(line, 15, HINT_UNCHANGED);
+      l2.read(16, 15, HINT_UNCHANGED);
+      const written = dram.writeSectors;
+      l2.resetCounters();
+      l2.read(0, 15, HINT_UNCHANGED);
+      return { kept: l2.readHit === 4, written };
     };
-    // LRU evicts the oldest, lines 0-6 (clean); rrip the written lines, never read (dirty)
-    expect(run('lru', 0)).toBe(0);
-    expect(run('rrip', 0)).toBe(7 * 4);
-    // read again while their fills are still in flight: part of the misses, no re-reference
-    expect(run('rrip', 100)).toBe(0);
+    const readTwice = (l2: L2Cache) => [0, 0].forEach((line) => l2.read(line, 15, HINT_UNCHANGED));
+    const write = (l2: L2Cache) => l2.write(0, 15, 15, HINT_UNCHANGED);
+    expect(run('lru', readTwice)).toEqual({ kept: false, written: 0 });
+    expect(run('sc', readTwice)).toEqual({ kept: true, written: 0 });
+    // the dirty line passed over is written back as it is, and kept
+    expect(run('lru', write)).toEqual({ kept: false, written: 4 });
+    expect(run('sc', write)).toEqual({ kept: true, written: 4 });
+    // read again while its fill is still in flight: part of the miss, no second chance
+    expect(run('sc', readTwice, 100)).toEqual({ kept: false, written: 0 });
+  });
+
+  it('second chance: a line passed over goes at its next turn, clean; when every line had a chance the oldest goes', () => {
+    const { dram, l2 } = small(128 * 16, { replacement: 'sc', inflightRequests: 0 });
+    l2.write(0, 15, 15, HINT_UNCHANGED);
+    for (let line = 1; line < 16; line++) l2.read(line, 15, HINT_UNCHANGED);
+    l2.read(16, 15, HINT_UNCHANGED); // passes line 0 over (written back), evicts line 1
+    l2.read(17, 15, HINT_UNCHANGED); // line 0 again: no chance left, clean
+    expect(dram.writeSectors).toBe(4);
+    l2.resetCounters();
+    l2.read(0, 15, HINT_UNCHANGED);
+    expect(l2.readHit).toBe(0);
+    // every line of a full set written: each is passed over (and written back) once, then the oldest goes
+    const full = small(128 * 16, { replacement: 'sc' });
+    for (let line = 0; line < 16; line++) full.l2.write(line, 15, 15, HINT_UNCHANGED);
+    full.l2.read(16, 15, HINT_UNCHANGED);
+    expect(full.dram.writeSectors).toBe(64);
+    full.l2.resetCounters();
+    full.l2.read(1, 15, HINT_UNCHANGED);
+    expect(full.l2.readHit).toBe(4);
   });
 
   it('evicts evict_first lines before normal ones', () => {

@@ -1,0 +1,87 @@
+/**
+ * The L2 survival probe (test/fidelity/probes/l2_survival_probe.cu, measured on the H200): which lines
+ * of an old dirty buffer a kernel pushes out. Each run empties the L2 (a 128 MiB read stream whose clean
+ * lines are then dropped with discard.global.L2, as ncu's flush leaves it), writes a 2.25 MiB seed with
+ * 16-byte stores from every SM (or reads it, or writes and then reads it: SURVIVAL_RUNS), runs the workload (micro.cu's family-1 u32 shape: a 16 MiB copy, or a
+ * read of 28, 36 or 44 MiB) and then one block reads every seed line once through an evict-first
+ * policy: the seed lines it reads from DRAM are those the workload pushed out (the probe times each
+ * line's load from SM 0 instead). Profile with `--cache-control none`; the workloads and the survey are
+ * the profiled launches.
+ */
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { probe } from './l2_dirty_retention.js';
+import { dirtySeeder } from './l2_pushout.js';
+import { MIB, keep, readStream } from './lib/readStream.js';
+
+const BLOCK = 256;
+const SEED_BYTES = 2.25 * MIB;
+const SEED_LINES = SEED_BYTES / 128;
+const JUNK_MIB = 128;
+const SURVEY_THREADS = 1024;
+/**
+ * the probe's runs in an emptied L2 (<seed>.e.<workload>): the seed written by a kernel (k), read by one
+ * (r: clean lines), or written and then read (w)
+ */
+export const SURVIVAL_RUNS = ['k.none', 'k.cp16', 'k.rd28', 'k.rd36', 'k.rd44', 'r.cp16', 'r.rd36', 'r.rd44', 'w.cp16', 'w.rd36', 'w.rd44'] as const;
+
+const clean = readStream('l2sv_clean');
+const seeder = dirtySeeder('l2sv_seed');
+const copy = probe({ name: 'l2sv_cp', elem: u32, stride: 1 });
+
+const perThread = (name: string, description: string, body: (k: KernelBuilder, p: PtrVal, i: Val, sink: PtrVal) => void) =>
+  defineKernel({
+    name,
+    description,
+    params: { p: ptr('global', u32), sink: ptr('global', u32) },
+    launch: { grid: 1, block: BLOCK },
+    registers: 16,
+    setup: () => {
+      throw new Error('launched by the l2_survival program');
+    },
+    body: (k, { p, sink }) => body(k, p, k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), sink),
+  });
+
+const read = perThread('l2sv_rd', 'p[i] read once (kept live by a store that never happens)', (k, p, i, sink) => keep(k, p.at(i).get(), sink));
+const drop = perThread('l2sv_drop', "discard.global.L2 of the thread's 128-byte line", (k, p, i) => k.l2Discard(p.add(i.mul(32))));
+
+const survey = defineKernel({
+  name: 'l2sv_survey',
+  description: 'one load of the first word of every seed line, evict-first (.cg)',
+  params: { seed: ptr('global', u32), sink: ptr('global', u32) },
+  launch: { grid: 1, block: SURVEY_THREADS },
+  registers: 16,
+  setup: () => {
+    throw new Error('launched by the l2_survival program');
+  },
+  body: (k, { seed, sink }) => {
+    const s = k.annotate(seed, { kind: 'streaming' });
+    const acc = k.let(u32, 0);
+    k.for(k.threadIdx.x, SEED_LINES, SURVEY_THREADS, (line) => acc.set(acc.xor(s.at(line.mul(32)).get({ cache: 'cg' }))));
+    keep(k, acc, sink);
+  },
+});
+
+export default defineProgram({
+  name: 'l2_survival',
+  description: 'a 2.25 MiB dirty seed behind a copy or a read, then which of its lines are left',
+  run: (ctx) => {
+    const h = ctx.host;
+    const junk = h.alloc(u8, JUNK_MIB * MIB, 'junk');
+    const seed = h.alloc(u8, SEED_BYTES, 'seed');
+    const a = h.alloc(u32, (64 * MIB) / 4, 'in');
+    const b = h.alloc(u32, (64 * MIB) / 4, 'out');
+    const sink = h.alloc(u32, SURVEY_THREADS, 'sink');
+    const unprofiled = { profile: false };
+    for (const run of SURVIVAL_RUNS) {
+      ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, undefined, unprofiled);
+      ctx.launch(drop, { p: junk, sink }, { grid: (JUNK_MIB * MIB) / 128 / BLOCK }, unprofiled);
+      const [by, work] = run.split('.') as [string, string];
+      if (by !== 'r') ctx.launch(seeder, { s: seed, n: SEED_BYTES / 16 }, { grid: SEED_BYTES / 16 / BLOCK }, unprofiled);
+      if (by !== 'k') ctx.launch(read, { p: seed, sink }, { grid: SEED_BYTES / 4 / BLOCK }, unprofiled);
+      const grid = (Number(work.slice(2)) * MIB) / 4 / BLOCK;
+      if (work.startsWith('cp')) ctx.launch(copy, { in: a, out: b, sink }, { grid });
+      if (work.startsWith('rd')) ctx.launch(read, { p: a, sink }, { grid });
+      ctx.launch(survey, { seed, sink });
+    }
+  },
+});
