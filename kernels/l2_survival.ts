@@ -2,11 +2,11 @@
  * The L2 survival probe (test/fidelity/probes/l2_survival_probe.cu, measured on the H200): which lines
  * of an old dirty buffer a kernel pushes out. Each run empties the L2 (a 128 MiB read stream whose clean
  * lines are then dropped with discard.global.L2, as ncu's flush leaves it), writes a 2.25 MiB seed with
- * 16-byte stores from every SM (or reads it, or writes and then reads it: SURVIVAL_RUNS), runs the workload (micro.cu's family-1 u32 shape: a 16 MiB copy, or a
- * read of 28, 36 or 44 MiB) and then one block reads every seed line once through an evict-first
- * policy: the seed lines it reads from DRAM are those the workload pushed out (the probe times each
- * line's load from SM 0 instead). Profile with `--cache-control none`; the workloads and the survey are
- * the profiled launches.
+ * 16-byte stores from every SM (or reads it, or writes and then reads it: SURVIVAL_RUNS), runs the
+ * workload (micro.cu's family-1 u32 shape: a 16 MiB copy, or a read of 28, 36 or 44 MiB) and then one
+ * block reads every seed line once through an evict-first policy: the seed lines it reads from DRAM are
+ * those the workload pushed out (the probe times each line's load from SM 0 instead). Profile with
+ * `--cache-control none`; the workloads and the survey are the profiled launches.
  */
 import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
 import { probe } from './l2_dirty_retention.js';
