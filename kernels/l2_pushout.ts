@@ -25,21 +25,26 @@ export const SEED_READ_MIB = [16, 24, 28, 32, 36, 40, 48] as const;
 
 const grid = (mib: number) => (mib * MIB) / 4 / BLOCK;
 
-const read = defineKernel({
-  name: 'l2po_rd',
-  description: 'x[i] read once (kept live by a store that never happens)',
-  params: { x: ptr('global', u32), sink: ptr('global', u32) },
-  launch: { grid: 1, block: BLOCK },
-  registers: 16,
-  setup: () => {
-    throw new Error('launched by programs only');
-  },
-  body: (k, { x, sink }) => {
-    const v = x.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x)).load();
-    if ('parts' in v) throw new Error('u32 expected');
-    keep(k, v, sink);
-  },
-});
+/** x[i] read once, one u32 per thread (launched by programs, the grid theirs) */
+export function readOnce(name: string) {
+  return defineKernel({
+    name,
+    description: 'x[i] read once (kept live by a store that never happens)',
+    params: { x: ptr('global', u32), sink: ptr('global', u32) },
+    launch: { grid: 1, block: BLOCK },
+    registers: 16,
+    setup: () => {
+      throw new Error('launched by programs only');
+    },
+    body: (k, { x, sink }) => {
+      const v = x.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x)).load();
+      if ('parts' in v) throw new Error('u32 expected');
+      keep(k, v, sink);
+    },
+  });
+}
+
+const read = readOnce('l2po_rd');
 
 const copy = probe({ name: 'l2po_cp', elem: u32, stride: 1 });
 

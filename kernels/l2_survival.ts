@@ -8,9 +8,9 @@
  * those the workload pushed out (the probe times each line's load from SM 0 instead). Profile with
  * `--cache-control none`; the workloads and the survey are the profiled launches.
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
 import { probe } from './l2_dirty_retention.js';
-import { dirtySeeder } from './l2_pushout.js';
+import { dirtySeeder, readOnce } from './l2_pushout.js';
 import { MIB, keep, readStream } from './lib/readStream.js';
 
 const BLOCK = 256;
@@ -19,30 +19,28 @@ const SEED_LINES = SEED_BYTES / 128;
 const JUNK_MIB = 128;
 const SURVEY_THREADS = 1024;
 /**
- * the probe's runs in an emptied L2 (<seed>.e.<workload>): the seed written by a kernel (k), read by one
- * (r: clean lines), or written and then read (w)
+ * the probe's runs in an emptied L2, named as it names them (<seed>.e.<workload>): the seed written by a
+ * kernel (k), read by one (r: clean lines), or written and then read (w)
  */
-export const SURVIVAL_RUNS = ['k.none', 'k.cp16', 'k.rd28', 'k.rd36', 'k.rd44', 'r.cp16', 'r.rd36', 'r.rd44', 'w.cp16', 'w.rd36', 'w.rd44'] as const;
+export const SURVIVAL_RUNS = ['k.e.none', 'k.e.cp16', 'k.e.rd28', 'k.e.rd36', 'k.e.rd44', 'r.e.cp16', 'r.e.rd36', 'r.e.rd44', 'w.e.cp16', 'w.e.rd36', 'w.e.rd44'] as const;
 
 const clean = readStream('l2sv_clean');
 const seeder = dirtySeeder('l2sv_seed');
 const copy = probe({ name: 'l2sv_cp', elem: u32, stride: 1 });
 
-const perThread = (name: string, description: string, body: (k: KernelBuilder, p: PtrVal, i: Val, sink: PtrVal) => void) =>
-  defineKernel({
-    name,
-    description,
-    params: { p: ptr('global', u32), sink: ptr('global', u32) },
-    launch: { grid: 1, block: BLOCK },
-    registers: 16,
-    setup: () => {
-      throw new Error('launched by the l2_survival program');
-    },
-    body: (k, { p, sink }) => body(k, p, k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x), sink),
-  });
+const read = readOnce('l2sv_rd');
 
-const read = perThread('l2sv_rd', 'p[i] read once (kept live by a store that never happens)', (k, p, i, sink) => keep(k, p.at(i).get(), sink));
-const drop = perThread('l2sv_drop', "discard.global.L2 of the thread's 128-byte line", (k, p, i) => k.l2Discard(p.add(i.mul(32))));
+const drop = defineKernel({
+  name: 'l2sv_drop',
+  description: "discard.global.L2 of the thread's 128-byte line",
+  params: { p: ptr('global', u32) },
+  launch: { grid: 1, block: BLOCK },
+  registers: 16,
+  setup: () => {
+    throw new Error('launched by the l2_survival program');
+  },
+  body: (k, { p }) => k.l2Discard(p.add(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).mul(32))),
+});
 
 const survey = defineKernel({
   name: 'l2sv_survey',
@@ -74,13 +72,13 @@ export default defineProgram({
     const unprofiled = { profile: false };
     for (const run of SURVIVAL_RUNS) {
       ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, undefined, unprofiled);
-      ctx.launch(drop, { p: junk, sink }, { grid: (JUNK_MIB * MIB) / 128 / BLOCK }, unprofiled);
-      const [by, work] = run.split('.') as [string, string];
+      ctx.launch(drop, { p: junk }, { grid: (JUNK_MIB * MIB) / 128 / BLOCK }, unprofiled);
+      const [by, , work] = run.split('.') as [string, string, string];
       if (by !== 'r') ctx.launch(seeder, { s: seed, n: SEED_BYTES / 16 }, { grid: SEED_BYTES / 16 / BLOCK }, unprofiled);
-      if (by !== 'k') ctx.launch(read, { p: seed, sink }, { grid: SEED_BYTES / 4 / BLOCK }, unprofiled);
+      if (by !== 'k') ctx.launch(read, { x: seed, sink }, { grid: SEED_BYTES / 4 / BLOCK }, unprofiled);
       const grid = (Number(work.slice(2)) * MIB) / 4 / BLOCK;
       if (work.startsWith('cp')) ctx.launch(copy, { in: a, out: b, sink }, { grid });
-      if (work.startsWith('rd')) ctx.launch(read, { p: a, sink }, { grid });
+      if (work.startsWith('rd')) ctx.launch(read, { x: a, sink }, { grid });
       ctx.launch(survey, { seed, sink });
     }
   },
