@@ -93,8 +93,14 @@ export interface L2Options {
   /**
    * Replacement within each eviction class of a set ('lru' by default). 'sc', second chance: the victim
    * is the least recently used line, but a line read again (a read finding its data, not a merged miss:
-   * inflightRequests) or written since it was last passed over is passed over once; a dirty line passed
-   * over is written back then (unless write-back avoidance holds it back) and kept.
+   * inflightRequests) or written whole since it was last passed over is passed over once; a dirty line
+   * passed over is written back then (unless write-back avoidance holds it back) and kept. Written whole:
+   * a store or L2 atomic that leaves all four sectors valid (none waiting for a fill), a line written
+   * entirely or a resident line written in part. [MEAS] l2_survival_probe.cu `atomics`: a copy loses
+   * 3-5 % of lines written entirely by 16-B or 4-B stores or by atomics on every word, 2.6 / 3.4 % of
+   * lines read and then written one word by an atomic / a store, but 28-33 % of lines of which only the
+   * first sector was written (stores or atomics; the other sectors never fetched) and 11 % of lines read
+   * once.
    * [MEAS] test/fidelity/probes/l2_survival_probe.cu (which lines of a 2.25 MiB dirty seed a kernel
    * leaves, line by line): a 16 MiB copy / a 36 MiB read lose 4 / 16 % of a seed written by a kernel and
    * 12 / 27 % of one only read (LRU here: 10-12 / 38-39 % of both; 'sc' 5 / 18 and 13 / 39 %); a written
@@ -685,6 +691,11 @@ export class L2Cache {
     return w;
   }
 
+  /** a store or atomic has written way `w`: its second chance if the line is now whole (L2Options.replacement) */
+  private writtenWhole(w: number): void {
+    if (this.sc && this.valid[w] === 15 && this.partial[w] === 0) this.chance[w] = 1;
+  }
+
   /**
    * a read found `hitMask` sectors of way w valid: data read again (sc: a second chance), unless the
    * line's fill is still in flight (inflightRequests): that read is part of its miss
@@ -906,7 +917,7 @@ export class L2Cache {
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
-    if (this.sc) this.chance[w] = 1;
+    this.writtenWhole(w);
     if (this.cls[w] !== CLS_LAST && this.dirtyCap[set]! < this.ways) this.capDirty(set, w, this.dirtyCap[set]!);
     return this.writeFills - before;
   }
@@ -938,6 +949,7 @@ export class L2Cache {
     this.valid[w] = v | mask;
     this.partner[w]! &= ~mask;
     this.dirty[w]! |= mask;
+    this.writtenWhole(w);
     return f + popcount4(pm);
   }
 

@@ -113,7 +113,7 @@ describe('L2Cache', () => {
     expect(l2.dirtySectors()).toBe(0);
   });
 
-  it('second chance: a line read again, or written, is passed over once at the bottom of its set; LRU evicts it', () => {
+  it('second chance: a line read again, or written whole, is passed over once at the bottom of its set; LRU evicts it', () => {
     // one set: line 0 touched twice, then lines 1-15; line 16 needs room
     const run = (replacement: 'lru' | 'sc', first: (l2: L2Cache) => void, inflightRequests = 0) => {
       const { dram, l2 } = small(128 * 16, { replacement, inflightRequests });
@@ -134,6 +134,16 @@ describe('L2Cache', () => {
     expect(run('sc', write)).toEqual({ kept: true, written: 4 });
     // read again while its fill is still in flight: part of the miss, no second chance
     expect(run('sc', readTwice, 100)).toEqual({ kept: false, written: 0 });
+    // written whole by an atomic, or resident and written in part: a second chance as for a whole store
+    expect(run('sc', (l2) => l2.atomic(0, 15, HINT_UNCHANGED))).toEqual({ kept: true, written: 4 });
+    const readThenAtomic = (l2: L2Cache) => {
+      l2.read(0, 15, HINT_UNCHANGED);
+      l2.atomic(0, 1, HINT_UNCHANGED);
+    };
+    expect(run('sc', readThenAtomic)).toEqual({ kept: true, written: 1 });
+    // only its first sector written (the others never fetched), by a store or an atomic: no second chance
+    expect(run('sc', (l2) => l2.write(0, 1, 1, HINT_UNCHANGED))).toEqual({ kept: false, written: 1 });
+    expect(run('sc', (l2) => l2.atomic(0, 1, HINT_UNCHANGED))).toEqual({ kept: false, written: 1 });
   });
 
   it('second chance: a line passed over goes at its next turn, clean; when every line had a chance the oldest goes', () => {
