@@ -6,7 +6,7 @@
  * workload (micro.cu's family-1 u32 shape: a 16 MiB copy, or a read of 28, 36 or 44 MiB) and then one
  * block reads every seed line once through an evict-first policy: the seed lines it reads from DRAM are
  * those the workload pushed out (the probe times each line's load from SM 0 instead). The probe's
- * `atomics` mode writes the seed word by word instead (ATOMIC_RUNS). Profile with `--cache-control
+ * `words` mode accesses the seed word by word instead (WORD_RUNS). Profile with `--cache-control
  * none`; the workloads and the survey are the profiled launches.
  */
 import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
@@ -25,18 +25,21 @@ const SURVEY_THREADS = 1024;
  */
 export const SURVIVAL_RUNS = ['k.e.none', 'k.e.cp16', 'k.e.rd28', 'k.e.rd36', 'k.e.rd44', 'r.e.cp16', 'r.e.rd36', 'r.e.rd44', 'w.e.cp16', 'w.e.rd36', 'w.e.rd44'] as const;
 /**
- * the runs of the probe's `atomics` mode modelled here (after SURVIVAL_RUNS): the seed's lines written
- * word by word, none of them in the L2 before: an atomic on every word (a), on the first word (b); 4-byte
- * stores to the first sector (d); read (as r), then an atomic (f) or a store (g) on the first word
+ * the runs of the probe's `words` mode modelled here (after SURVIVAL_RUNS): the seed's lines accessed
+ * word by word, none of them in the L2 before: an atomic on every word (a), on the first word (b), on the
+ * first word of every sector (y); 4-byte stores to the first sector (d); a load of the first word (q);
+ * read (as r), then an atomic (f) or a store (g) on the first word
  */
-export const ATOMIC_RUNS = ['a.e.cp16', 'a.e.rd36', 'b.e.cp16', 'b.e.rd36', 'd.e.cp16', 'd.e.rd36', 'f.e.cp16', 'f.e.rd36', 'g.e.cp16', 'g.e.rd36'] as const;
-/** the words each of ATOMIC_RUNS' seeds writes at the start of every line, and how */
-const WORD_WRITES: Record<string, { words: number; atomic: boolean }> = {
-  a: { words: 32, atomic: true },
-  b: { words: 1, atomic: true },
-  d: { words: 8, atomic: false },
-  f: { words: 1, atomic: true },
-  g: { words: 1, atomic: false },
+export const WORD_RUNS = ['a.e.cp16', 'a.e.rd36', 'b.e.cp16', 'b.e.rd36', 'y.e.cp16', 'y.e.rd36', 'd.e.cp16', 'd.e.rd36', 'q.e.cp16', 'q.e.rd36', 'f.e.cp16', 'f.e.rd36', 'g.e.cp16', 'g.e.rd36'] as const;
+/** what each of WORD_RUNS' seeds does to `words` words of every line, `step` words apart from its first */
+const WORD_ACCESS: Record<string, { op: 'atomic' | 'store' | 'load'; words: number; step: number }> = {
+  a: { op: 'atomic', words: 32, step: 1 },
+  b: { op: 'atomic', words: 1, step: 1 },
+  y: { op: 'atomic', words: 4, step: 8 },
+  d: { op: 'store', words: 8, step: 1 },
+  q: { op: 'load', words: 1, step: 1 },
+  f: { op: 'atomic', words: 1, step: 1 },
+  g: { op: 'store', words: 1, step: 1 },
 };
 
 const clean = readStream('l2sv_clean');
@@ -45,27 +48,28 @@ const copy = probe({ name: 'l2sv_cp', elem: u32, stride: 1 });
 
 const read = readOnce('l2sv_rd');
 
-/** the first `words` (a power of two) words of every seed line: an L2 atomic add on each, or a 4-byte store */
-function wordWriter(words: number, atomic: boolean) {
+/** `words` (a power of two) words of every seed line, `step` apart: an L2 atomic add on each, a 4-byte store, or a load */
+function wordAccess(seed: string, { op, words, step }: (typeof WORD_ACCESS)[string]) {
   const shift = Math.log2(words);
   return defineKernel({
-    name: `l2sv_${atomic ? 'red' : 'st'}${words}`,
-    description: `${atomic ? 'atomicAdd(s[32 * line + w], 1)' : 's[32 * line + w] = i | 1'} for the first ${words} words w of every line`,
-    params: { s: ptr('global', u32) },
+    name: `l2sv_words_${seed}`,
+    description: `${{ atomic: 'atomicAdd(s[32 * line + w], 1)', store: 's[32 * line + w] = i | 1', load: 's[32 * line + w] read' }[op]} for ${words} words w of every line, ${step} apart`,
+    params: { s: ptr('global', u32), sink: ptr('global', u32) },
     launch: { grid: 1, block: BLOCK },
     registers: 16,
     setup: () => {
       throw new Error('launched by the l2_survival program');
     },
-    body: (k, { s }) => {
+    body: (k, { s, sink }) => {
       const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-      const word = s.at(i.shr(shift).mul(32).add(i.and(words - 1)));
-      if (atomic) word.reduce('add', 1);
-      else word.store(i.or(1));
+      const word = s.at(i.shr(shift).mul(32).add(i.and(words - 1).mul(step)));
+      if (op === 'atomic') word.reduce('add', 1);
+      else if (op === 'store') word.store(i.or(1));
+      else keep(k, word.get(), sink);
     },
   });
 }
-const writers = new Map(Object.entries(WORD_WRITES).map(([seed, w]) => [seed, wordWriter(w.words, w.atomic)]));
+const wordKernels = new Map(Object.entries(WORD_ACCESS).map(([seed, a]) => [seed, wordAccess(seed, a)]));
 
 const drop = defineKernel({
   name: 'l2sv_drop',
@@ -107,14 +111,14 @@ export default defineProgram({
     const b = h.alloc(u32, (64 * MIB) / 4, 'out');
     const sink = h.alloc(u32, SURVEY_THREADS, 'sink');
     const unprofiled = { profile: false };
-    for (const run of [...SURVIVAL_RUNS, ...ATOMIC_RUNS]) {
+    for (const run of [...SURVIVAL_RUNS, ...WORD_RUNS]) {
       ctx.launch(clean, { b: junk, n: (JUNK_MIB * MIB) / 16, sink }, undefined, unprofiled);
       ctx.launch(drop, { p: junk }, { grid: (JUNK_MIB * MIB) / 128 / BLOCK }, unprofiled);
       const [by, , work] = run.split('.') as [string, string, string];
       if (by === 'k' || by === 'w') ctx.launch(seeder, { s: seed, n: SEED_BYTES / 16 }, { grid: SEED_BYTES / 16 / BLOCK }, unprofiled);
       if ('rwfg'.includes(by)) ctx.launch(read, { x: seed, sink }, { grid: SEED_BYTES / 4 / BLOCK }, unprofiled);
-      const writer = writers.get(by);
-      if (writer) ctx.launch(writer, { s: seed }, { grid: (SEED_LINES * WORD_WRITES[by]!.words) / BLOCK }, unprofiled);
+      const words = wordKernels.get(by);
+      if (words) ctx.launch(words, { s: seed, sink }, { grid: (SEED_LINES * WORD_ACCESS[by]!.words) / BLOCK }, unprofiled);
       const grid = (Number(work.slice(2)) * MIB) / 4 / BLOCK;
       if (work.startsWith('cp')) ctx.launch(copy, { in: a, out: b, sink }, { grid });
       if (work.startsWith('rd')) ctx.launch(read, { x: a, sink }, { grid });

@@ -96,11 +96,11 @@ export interface L2Options {
    * inflightRequests) or written whole since it was last passed over is passed over once; a dirty line
    * passed over is written back then (unless write-back avoidance holds it back) and kept. Written whole:
    * a store or L2 atomic that leaves all four sectors valid (none waiting for a fill), a line written
-   * entirely or a resident line written in part. [MEAS] l2_survival_probe.cu `atomics`: a copy loses
-   * 3-5 % of lines written entirely by 16-B or 4-B stores or by atomics on every word, 2.6 / 3.4 % of
-   * lines read and then written one word by an atomic / a store, but 28-33 % of lines of which only the
-   * first sector was written (stores or atomics; the other sectors never fetched) and 11 % of lines read
-   * once.
+   * entirely or a resident line written in part. [MEAS] l2_survival_probe.cu `words`: a copy loses
+   * 3-5 % of lines written entirely by 16-B or 4-B stores or by atomics (on every word, or on one word of
+   * each sector, the sectors fetched for them), 2.7-4.0 % of lines read and then written one word by an
+   * atomic or a store, but 28-35 % of lines of which only the first sector was written (stores or
+   * atomics; the other sectors never fetched), 11-13 % of lines read once, whole or their first 64 bytes.
    * [MEAS] test/fidelity/probes/l2_survival_probe.cu (which lines of a 2.25 MiB dirty seed a kernel
    * leaves, line by line): a 16 MiB copy / a 36 MiB read lose 4 / 16 % of a seed written by a kernel and
    * 12 / 27 % of one only read (LRU here: 10-12 / 38-39 % of both; 'sc' 5 / 18 and 13 / 39 %); a written

@@ -45,14 +45,18 @@ __global__ void seeder(int4* s, size_t n) {
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) s[i] = make_int4((int)i | 1, 1, 2, 3);
 }
-/** the first `words` words of each of `lines` lines: an L2 atomic (RED.ADD) on each, or a 4-byte store */
-__global__ void atomics(unsigned* s, int lines, int words) {
+/** `words` words of each of `lines` lines, `step` words apart from the first: an L2 atomic (RED.ADD) on each, a 4-byte store, a load */
+__global__ void atomics(unsigned* s, int lines, int words, int step) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < lines * words) atomicAdd(s + (size_t)(i / words) * 32 + i % words, 1u);
+  if (i < lines * words) atomicAdd(s + (size_t)(i / words) * 32 + (i % words) * step, 1u);
 }
-__global__ void stores(unsigned* s, int lines, int words) {
+__global__ void stores(unsigned* s, int lines, int words, int step) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < lines * words) s[(size_t)(i / words) * 32 + i % words] = (unsigned)i | 1u;
+  if (i < lines * words) s[(size_t)(i / words) * 32 + (i % words) * step] = (unsigned)i | 1u;
+}
+__global__ void loads(const unsigned* s, int lines, int words, int step, unsigned* sink) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < lines * words && s[(size_t)(i / words) * 32 + (i % words) * step] == 0x7fffffff) sink[threadIdx.x] = 1;
 }
 __global__ void rd(const uint32_t* x, unsigned* sink) {
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -80,7 +84,7 @@ __global__ void survey(const unsigned* base, int stride, int n, unsigned* lat) {
 }
 
 int main(int argc, char** argv) {
-  const bool atom = argc > 1 && strcmp(argv[1], "atomics") == 0;
+  const bool wordMode = argc > 1 && strcmp(argv[1], "words") == 0;
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   int4* junk; unsigned *seed, *lat; uint32_t *in, *out; int* sink;
@@ -105,19 +109,22 @@ int main(int argc, char** argv) {
   // kernel. L2 e: emptied (the clean-up's clean lines dropped with discard.global.L2, as ncu's flush
   // leaves it); j: left full of the clean-up's clean lines. Workloads: none, flush (the clean-up read
   // again), cp<MiB> (out[i] = in[i]), rd<MiB> (in[i] read).
-  // argv[1] `atomics`: seeds written word by word, the lines not in the L2 before (do lines written by
+  // argv[1] `words`: seeds accessed word by word, the lines not in the L2 before (do lines written by
   // atomics outlive lines read once, as lines written by stores do? does it matter how much of a line is
   // written?): L2 atomics on every word of each line (a), on its first word (b), on its first sector's 8
-  // words (e); 4-byte stores to its first word (c), first sector (d), every word (s); the seed read (as r)
-  // and then one atomic (f) or one 4-byte store (g) on each line's first word; k and r as above
+  // words (e), on the first word of each sector (y: the line whole, its sectors fetched for the atomics);
+  // 4-byte stores to its first word (c), first sector (d), every word (s); the seed read (as r) and then
+  // one atomic (f) or one 4-byte store (g) on each line's first word; only each line's first word read (q:
+  // a clean line of one 64-byte granule); k and r as above
   const char* plain[] = {"k.e.none", "k.e.flush", "k.e.cp16", "k.e.cp16", "k.e.rd28", "k.e.rd36", "k.e.rd36", "k.e.rd44",
                          "h.e.cp16", "h.e.rd36", "r.e.cp16", "r.e.rd36", "r.e.rd44", "w.e.cp16", "w.e.rd36", "w.e.rd44",
                          "k.j.cp16", "k.j.rd36"};
-  const char* atomicRuns[] = {"a.e.none", "k.e.cp16", "a.e.cp16", "b.e.cp16", "e.e.cp16", "c.e.cp16", "d.e.cp16", "s.e.cp16",
-                              "f.e.cp16", "g.e.cp16", "r.e.cp16", "k.e.rd36", "a.e.rd36", "b.e.rd36", "e.e.rd36", "c.e.rd36",
-                              "d.e.rd36", "s.e.rd36", "f.e.rd36", "g.e.rd36", "r.e.rd36"};
-  const char** names = atom ? atomicRuns : plain;
-  const int W = atom ? sizeof atomicRuns / sizeof atomicRuns[0] : sizeof plain / sizeof plain[0];
+  const char* wordRuns[] = {"a.e.none", "k.e.cp16", "a.e.cp16", "b.e.cp16", "e.e.cp16", "c.e.cp16", "d.e.cp16", "s.e.cp16",
+                            "f.e.cp16", "g.e.cp16", "r.e.cp16", "k.e.rd36", "a.e.rd36", "b.e.rd36", "e.e.rd36", "c.e.rd36",
+                            "d.e.rd36", "s.e.rd36", "f.e.rd36", "g.e.rd36", "r.e.rd36", "y.e.cp16", "q.e.cp16", "y.e.rd36",
+                            "q.e.rd36"};
+  const char** names = wordMode ? wordRuns : plain;
+  const int W = wordMode ? sizeof wordRuns / sizeof wordRuns[0] : sizeof plain / sizeof plain[0];
   // surveyed after each run: the seed's lines, then every 16th line of in's and of out's first 16 MiB
   const int SAMPLE = 8192;
   CK(cudaFree(lat));
@@ -133,9 +140,12 @@ int main(int argc, char** argv) {
     if (n[0] == 'h') CK(cudaMemcpy(seed, host.data(), SEED_LINES * 128, cudaMemcpyHostToDevice));
     if (n[0] == 'k' || n[0] == 'w') seeder<<<SEED_LINES * 8 / 256, 256>>>((int4*)seed, SEED_LINES * 8);
     if (strchr("rwfg", n[0])) rd<<<SEED_LINES * 32 / 256, 256>>>(seed, (unsigned*)sink);
-    const int words = strchr("as", n[0]) ? 32 : strchr("de", n[0]) ? 8 : 1;
-    if (strchr("abef", n[0])) atomics<<<(SEED_LINES * words + 255) / 256, 256>>>(seed, SEED_LINES, words);
-    if (strchr("cdsg", n[0])) stores<<<(SEED_LINES * words + 255) / 256, 256>>>(seed, SEED_LINES, words);
+    const int words = strchr("as", n[0]) ? 32 : strchr("de", n[0]) ? 8 : n[0] == 'y' ? 4 : 1;
+    const int step = n[0] == 'y' ? 8 : 1;
+    const unsigned grid = (SEED_LINES * words + 255) / 256;
+    if (strchr("abefy", n[0])) atomics<<<grid, 256>>>(seed, SEED_LINES, words, step);
+    if (strchr("cdsg", n[0])) stores<<<grid, 256>>>(seed, SEED_LINES, words, step);
+    if (n[0] == 'q') loads<<<grid, 256>>>(seed, SEED_LINES, words, step, (unsigned*)sink);
     const char* wl = n + 4;
     const unsigned mib = (unsigned)atoi(wl + 2);
     if (wl[0] == 'f') clean<<<sms * 8, 256>>>(junk, JUNK / 16, sink);

@@ -3,8 +3,8 @@
 # under ncu (--cache-control none, --clock-control none, one pass) for the DRAM bytes its workload
 # kernels write and read (l2_survival_probe_h200_dram.csv: run, repetition, kernel, bytes written, read;
 # the seed's own read in the r, w (and f, g) runs is left out). On the device machine, from the repository root:
-# `bash test/fidelity/probes/run_l2_survival_probe.sh [atomics]`; both files go to $OUT (with `atomics`,
-# the probe's atomics mode: l2_survival_probe_atomics_h200.csv.gz and l2_survival_probe_atomics_h200_dram.csv).
+# `bash test/fidelity/probes/run_l2_survival_probe.sh [words]`; both files go to $OUT (with `words`, the
+# probe's words mode: l2_survival_probe_words_h200.csv.gz and l2_survival_probe_words_h200_dram.csv).
 # Prints each run's latency histogram of the seed's lines (cycles).
 cd "$(dirname "$0")"
 MODE=$1
