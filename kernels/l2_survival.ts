@@ -5,9 +5,10 @@
  * 16-byte stores from every SM (or reads it, or writes and then reads it: SURVIVAL_RUNS), runs the
  * workload (micro.cu's family-1 u32 shape: a 16 MiB copy, or a read of 28, 36 or 44 MiB) and then one
  * block reads every seed line once through an evict-first policy: the seed lines it reads from DRAM are
- * those the workload pushed out (the probe times each line's load from SM 0 instead). The probe's
- * `words` mode accesses the seed word by word instead (WORD_RUNS). Profile with `--cache-control
- * none`; the workloads and the survey are the profiled launches.
+ * those the workload pushed out (the probe times each line's load from SM 0 instead); then every 16th
+ * line of the copy's in and out buffers (SAMPLE_LINES each) the same way. The probe's `words` mode
+ * accesses the seed word by word instead (WORD_RUNS). Profile with `--cache-control none`; the
+ * workloads and the surveys are the profiled launches.
  */
 import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
 import { probe } from './l2_dirty_retention.js';
@@ -83,19 +84,23 @@ const drop = defineKernel({
   body: (k, { p }) => k.l2Discard(p.add(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).mul(32))),
 });
 
+/** samples of the workload's own buffers surveyed after the seed: every 16th line of in's and of out's first 16 MiB */
+export const SAMPLE_LINES = 8192;
+export const SAMPLE_STRIDE = 16;
+
 const survey = defineKernel({
   name: 'l2sv_survey',
-  description: 'one load of the first word of every seed line, evict-first (.cg)',
-  params: { seed: ptr('global', u32), sink: ptr('global', u32) },
+  description: 'one load of the first word of each of n lines `stride` lines apart, evict-first (.cg)',
+  params: { seed: ptr('global', u32), sink: ptr('global', u32), n: u32, stride: u32 },
   launch: { grid: 1, block: SURVEY_THREADS },
   registers: 16,
   setup: () => {
     throw new Error('launched by the l2_survival program');
   },
-  body: (k, { seed, sink }) => {
+  body: (k, { seed, sink, n, stride }) => {
     const s = k.annotate(seed, { kind: 'streaming' });
     const acc = k.let(u32, 0);
-    k.for(k.threadIdx.x, SEED_LINES, SURVEY_THREADS, (line) => acc.set(acc.xor(s.at(line.mul(32)).get({ cache: 'cg' }))));
+    k.for(k.threadIdx.x, n, SURVEY_THREADS, (line) => acc.set(acc.xor(s.at(line.mul(stride).mul(32)).get({ cache: 'cg' }))));
     keep(k, acc, sink);
   },
 });
@@ -122,7 +127,8 @@ export default defineProgram({
       const grid = (Number(work.slice(2)) * MIB) / 4 / BLOCK;
       if (work.startsWith('cp')) ctx.launch(copy, { in: a, out: b, sink }, { grid });
       if (work.startsWith('rd')) ctx.launch(read, { x: a, sink }, { grid });
-      ctx.launch(survey, { seed, sink });
+      ctx.launch(survey, { seed, sink, n: SEED_LINES, stride: 1 });
+      for (const x of [a, b]) ctx.launch(survey, { seed: x, sink, n: SAMPLE_LINES, stride: SAMPLE_STRIDE });
     }
   },
 });
