@@ -91,14 +91,14 @@ export const SAMPLE_STRIDE = 16;
 const survey = defineKernel({
   name: 'l2sv_survey',
   description: 'one load of the first word of each of n lines `stride` lines apart, evict-first (.cg)',
-  params: { seed: ptr('global', u32), sink: ptr('global', u32), n: u32, stride: u32 },
+  params: { buf: ptr('global', u32), sink: ptr('global', u32), n: u32, stride: u32 },
   launch: { grid: 1, block: SURVEY_THREADS },
   registers: 16,
   setup: () => {
     throw new Error('launched by the l2_survival program');
   },
-  body: (k, { seed, sink, n, stride }) => {
-    const s = k.annotate(seed, { kind: 'streaming' });
+  body: (k, { buf, sink, n, stride }) => {
+    const s = k.annotate(buf, { kind: 'streaming' });
     const acc = k.let(u32, 0);
     k.for(k.threadIdx.x, n, SURVEY_THREADS, (line) => acc.set(acc.xor(s.at(line.mul(stride).mul(32)).get({ cache: 'cg' }))));
     keep(k, acc, sink);
@@ -127,8 +127,8 @@ export default defineProgram({
       const grid = (Number(work.slice(2)) * MIB) / 4 / BLOCK;
       if (work.startsWith('cp')) ctx.launch(copy, { in: a, out: b, sink }, { grid });
       if (work.startsWith('rd')) ctx.launch(read, { x: a, sink }, { grid });
-      ctx.launch(survey, { seed, sink, n: SEED_LINES, stride: 1 });
-      for (const x of [a, b]) ctx.launch(survey, { seed: x, sink, n: SAMPLE_LINES, stride: SAMPLE_STRIDE });
+      ctx.launch(survey, { buf: seed, sink, n: SEED_LINES, stride: 1 });
+      for (const buf of [a, b]) ctx.launch(survey, { buf, sink, n: SAMPLE_LINES, stride: SAMPLE_STRIDE });
     }
   },
 });
