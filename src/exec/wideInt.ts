@@ -13,6 +13,9 @@
  * - a bitwise operation with a constant whose high word leaves the high half as it was or a constant
  *   (and/or with 0 or ~0, xor with 0) changes one half;
  * - a 64-bit index scaled for several addresses is shifted once, each address then an add pair;
+ *   an index that is such an index plus a constant shares the shift, the constant the load's or
+ *   store's immediate offset (g_ld_u32_misaligned), and one that is it and-ed with a constant clearing
+ *   low bits shares it too, the and a LOP3 on the shifted low word (g_ld_u32_broadcast);
  * - narrowing to 32 bits is the low half's register.
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
@@ -50,6 +53,7 @@ export function wideExtras(i: Instr): string[] {
   }
 }
 
+type Lea = Extract<Instr, { op: 'lea' }>;
 const narrowInt = (t: ValueType): boolean => isInt(t) && !is64(t);
 const immBits = (o: Operand): bigint | null => ('imm' in o ? BigInt.asUintN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm))) : null);
 const powerOfTwo = (v: bigint | null): boolean => v !== null && v > 0n && (v & (v - 1n)) === 0n;
@@ -117,11 +121,42 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
       out.set(i, { extras: [] });
     }
   }
+  /** the lea reads its result only as the address of loads, stores and atomics */
+  const onlyAddress = (lea: Instr): boolean =>
+    lea.op === 'lea' && usersOf(lea.dst).length > 0 && usersOf(lea.dst).every((u) => (u.op === 'ld' || u.op === 'st' || u.op === 'atom') && readsOf(u).filter((r) => r === lea.dst).length === 1 && 'reg' in u.addr && u.addr.reg === lea.dst);
+  /** leas that read register r as their index, and nothing else reads it */
+  const indexOnly = (r: number): Lea[] | null => {
+    const us = usersOf(r);
+    return us.length > 0 && us.every((u) => u.op === 'lea' && 'reg' in u.index && u.index.reg === r && !('reg' in u.base && u.base.reg === r)) ? (us as Lea[]) : null;
+  };
+  /**
+   * the register a 64-bit address index is derived from, seen through what ptxas applies after the
+   * scaling: a constant added to it becomes the memory instruction's immediate offset (g_ld_u32_
+   * misaligned: `LDG.E R3, [R2.64+0x4]` off the shifted i that out[i] uses too), and an and with a
+   * constant that only clears low bits masks the shifted index (g_ld_u32_broadcast: `LOP3.LUT R0, R4,
+   * 0xffffff80`, its LOP3 still counted)
+   */
+  const rootOf = (lea: Lea): number | null => {
+    if (!('reg' in lea.index)) return null;
+    const d = def(lea.index);
+    if (d?.op !== 'binary' || !is64(d.type) || indexOnly(d.dst) === null) return lea.index.reg;
+    const [x, c] = 'reg' in d.a ? [d.a, immBits(d.b)] : [d.b, immBits(d.a)];
+    if (!('reg' in x) || c === null) return lea.index.reg;
+    const offset = Number(BigInt.asIntN(64, d.fn === 'sub' ? -c : c)) * lea.scale;
+    if ((d.fn === 'add' || (d.fn === 'sub' && 'reg' in d.a)) && Math.abs(offset) < 1 << 23 && indexOnly(d.dst)!.every(onlyAddress)) {
+      out.set(d, { folded: true });
+      return x.reg;
+    }
+    return d.fn === 'and' && c >> 32n === 0xffff_ffffn ? x.reg : lea.index.reg;
+  };
   // one 64-bit index scaled for several addresses: shifted once (IMAD.SHL + SHF.L.U64.HI), then each
   // address an IADD3 + IADD3.X (g_ld_u32_coalesced's in[i] and out[i]); a lone one is LEA + LEA.HI.X
   const byIndex = new Map<string, Instr[]>();
-  for (const i of all)
-    if (i.op === 'lea' && is64(i.index.type) && 'reg' in i.index && i.scale > 1) add(byIndex, `${i.index.reg}*${i.scale}`, i);
+  for (const i of all) {
+    if (i.op !== 'lea' || !is64(i.index.type)) continue;
+    const root = rootOf(i);
+    if (root !== null && i.scale > 1) add(byIndex, `${root}*${i.scale}`, i);
+  }
   for (const leas of byIndex.values()) {
     if (leas.length < 2) continue;
     leas.forEach((i, n) => out.set(i, n === 0 ? { opcode: 'IMAD.SHL', extras: ['SHF.L.U64.HI', 'IADD3', 'IADD3.X'] } : { opcode: 'IADD3', extras: ['IADD3.X'] }));

@@ -301,6 +301,52 @@ describe('64-bit and conversions', () => {
   });
 });
 
+describe('64-bit address indexes derived from one index', () => {
+  const kernel = defineKernel({
+    name: 'derived64',
+    params: { src: ptr('global', u32), out: ptr('global', u32), other: ptr('global', u32), n: ptr('global', u64) },
+    launch: { grid: 2, block: 64 },
+    setup: (h) => ({ src: h.alloc(u32, 256, 'src', (x) => x * 7), out: h.alloc(u32, 256, 'out'), other: h.alloc(u32, 256, 'other'), n: h.alloc(u64, 256, 'n') }),
+    check: (h, { out, other, n }) => {
+      for (let i = 0; i < 128; i++) {
+        const want = 7 * (i + 1) + 7 * (i & ~31) + 7 * (i + 3);
+        if (h.readNumber(out, u32, i + 2) !== want) return `out[${i + 2}] = ${h.readNumber(out, u32, i + 2)}, expected ${want}`;
+        if (h.readNumber(other, u32, i) !== i) return `other[${i}] wrong`;
+        if (Number(h.read(n, u64, i)) !== i + 3) return `n[${i}] wrong`;
+      }
+      return null;
+    },
+    body: (k, { src, out, other, n }) => {
+      const i = k.blockIdx.x.cast(u64).mul(k.blockDim.x.cast(u64)).add(k.threadIdx.x.cast(u64));
+      const j = i.add(3n);
+      const sum = src.at(i.add(1n)).get().add(src.at(i.and(~31n)).get()).add(src.at(j).get());
+      out.at(i.add(2n)).store(sum);
+      // a 32-bit index: its add may wrap, so it is an instruction
+      other.at(k.threadIdx.x.add(k.blockIdx.x.mul(64))).store(i.cast(u32));
+      // j is a value stored, not only an address: its add stays
+      n.at(i).store(j);
+    },
+  });
+  it('fold a constant added into the load or store offset and mask the shared shifted index', () => {
+    const k = run(kernel);
+    expect(k.check).toEqual({ passed: true });
+    const ops = k.instructions.map((x) => x.opcode);
+    expect(ops.slice(ops.indexOf('IMAD.WIDE.U32'), ops.indexOf('LDG.E') + 1)).toEqual([
+      'IMAD.WIDE.U32', 'IMAD.MOV.U32',
+      // j = i + 3 is also stored: an add pair
+      'IADD3', 'IADD3.X',
+      // src[i + 1], src[i & ~31] and out[i + 2]: i * 4 shifted once, + 1 and + 2 the offsets of the LDG
+      // and STG, & ~31 a LOP3 on the shifted low word; an add pair each
+      'IMAD.SHL', 'SHF.L.U64.HI', 'IADD3', 'IADD3.X', 'LDG.E',
+    ]);
+    expect(ops.filter((o) => o === 'LOP3').length).toBe(1);
+    // IADD3s: j's pair, the pairs of the three shared-shift addresses, the two adds of the sum, and the
+    // 32-bit add of other's index (src[j] and n[i], each alone at its scale, are LEA pairs)
+    expect(ops.filter((o) => o === 'IADD3').length).toBe(1 + 3 + 2 + 1);
+    expect(ops.filter((o) => o === 'LEA.HI.X').length).toBe(2);
+  });
+});
+
 describe('64-bit bitwise operations with a constant', () => {
   it('take one instruction where the high half stays or becomes a constant, two where xor complements it', () => {
     const kernel = defineKernel({
