@@ -44,8 +44,9 @@ function transpose(pad: 0 | 1, rows: 32 | 8) {
       const ty = k.threadIdx.y.cast(i32);
       const bx = k.blockIdx.x.cast(i32);
       const by = k.blockIdx.y.cast(i32);
-      // nvcc unrolls `for (j = 0; j < 32; j += ROWS)` and steps the addresses by ROWS rows
-      const step = width.mul(rows);
+      // nvcc unrolls `for (j = 0; j < 32; j += ROWS)` and steps the addresses by ROWS rows (with 32
+      // rows there is no step: the loop runs once)
+      const step = rows < TDIM ? width.mul(rows) : width;
       // tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x]
       const src = k.letPtr(idata.add(by.mul(TDIM).add(ty).mul(width).add(bx.mul(TDIM).add(tx))));
       const row = tile.at(ty, tx).addr;

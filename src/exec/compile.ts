@@ -391,7 +391,6 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
    */
   const lower = (list: Instr[], tail = false): void => {
     let prev: Instr | null = null;
-    let prevAt = -1;
     const uncount = (at: number): void => {
       const m = slots[at]?.meta;
       if (m) m.counted = false;
@@ -406,12 +405,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
-      // `p.at(3)` then a load/store through it: SASS folds a constant offset into the address
-      // (`LDS R0, [R2+0x800]`), so that lea is no instruction either
-      if ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && 'reg' in i.addr && prev?.op === 'lea' && 'imm' in prev.index && prev.dst === i.addr.reg)
-        uncount(prevAt);
       prev = i;
-      prevAt = at;
     }
   };
 

@@ -1,5 +1,5 @@
 /**
- * 64-bit integer arithmetic as ptxas selects SASS for it. The SM's integer datapath is 32 bits wide,
+ * Integer and address arithmetic as ptxas selects SASS for it, mostly 64-bit. The SM's integer datapath is 32 bits wide,
  * so an operation on 64-bit values mostly takes an instruction per half (wideExtras). What ptxas does
  * with the size_t index arithmetic of every kernel in micro.cu (the ground truth's SASS, e.g.
  * g_ld_u32_coalesced: `IMAD.MOV.U32 R3, RZ, RZ, RZ; IMAD.WIDE.U32 R2, R5, UR4, R2`):
@@ -16,7 +16,9 @@
  *   an index that is such an index plus a constant shares the shift, the constant the load's or
  *   store's immediate offset (g_ld_u32_misaligned), and one that is it and-ed with a constant clearing
  *   low bits shares it too, the and a LOP3 on the shifted low word (g_ld_u32_broadcast);
- * - narrowing to 32 bits is the low half's register.
+ * - narrowing to 32 bits is the low half's register, and a conversion between 32-bit integer types
+ *   the same register;
+ * - a constant offset of an address used only by loads and stores is their immediate.
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
 import type { Instr, Operand, ValueType } from '../ir/types.js';
@@ -170,9 +172,13 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     });
     if (fused) out.set(i, { folded: true });
   }
-  // narrowing to 32 bits: the low half's register
-  for (const i of all)
-    if (i.op === 'cvt' && is64(i.a.type) && i.type.tag === 'scalar' && (i.type.kind === 'i32' || i.type.kind === 'u32')) out.set(i, { folded: true });
+  // a constant offset of an address only loads, stores and atomics use is their immediate (`LDS R0,
+  // [R2+0x800]`, `STS [R7+0x1080]`): no instruction
+  for (const i of all) if (i.op === 'lea' && 'imm' in i.index && onlyAddress(i)) out.set(i, { folded: true });
+  // a conversion to a 32-bit integer from a 64-bit one is the low half's register, from another
+  // 32-bit one the same register (the transposes' int x = blockIdx.x * 32 + threadIdx.x)
+  const int32 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i32' || t.kind === 'u32');
+  for (const i of all) if (i.op === 'cvt' && int32(i.type) && (is64(i.a.type) || int32(i.a.type))) out.set(i, { folded: true });
   // widening: free where only wide products read it, else the high half's instruction
   for (const i of all) {
     if (i.op !== 'cvt' || !narrowInt(i.a.type) || !is64(i.type)) continue;

@@ -347,6 +347,28 @@ describe('64-bit address indexes derived from one index', () => {
   });
 });
 
+describe('what ptxas needs no instruction for', () => {
+  it('a conversion between 32-bit integer types, and a constant offset of an address only loads and stores use', () => {
+    const kernel = defineKernel({
+      name: 'free32',
+      params: { out: ptr('global', i32) },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ out: h.alloc(i32, 64, 'out') }),
+      check: (h, { out }) => (h.readNumber(out, i32, 63) === 31 * 3 ? null : `out[63] = ${h.readNumber(out, i32, 63)}`),
+      body: (k, { out }) => {
+        const t = k.threadIdx.x.cast(i32);
+        const p = out.add(t);
+        // p + 32 elements: the STG's immediate, though an IMAD comes between
+        p.at(32).store(t.mul(3));
+      },
+    });
+    const r = run(kernel);
+    expect(r.check).toEqual({ passed: true });
+    // no I2I for the cast, no LEA for p + 32
+    expect(r.instructions.map((x) => x.opcode)).toEqual(['LDC', 'ULDC.64', 'ULDC.64', 'S2R', 'LEA', 'IMAD', 'STG.E', 'EXIT']);
+  });
+});
+
 describe('64-bit bitwise operations with a constant', () => {
   it('take one instruction where the high half stays or becomes a constant, two where xor complements it', () => {
     const kernel = defineKernel({
