@@ -21,6 +21,7 @@
  * - a constant offset of an address used only by loads and stores is their immediate.
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
+import { sharedAddressFolds } from './addressOffsets.js';
 import type { Instr, Operand, ValueType } from '../ir/types.js';
 import { is64, isInt, isSigned } from '../ir/typesys.js';
 
@@ -151,11 +152,13 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     }
     return d.fn === 'and' && c >> 32n === 0xffff_ffffn ? x.reg : lea.index.reg;
   };
+  // accesses whose address is another's plus a constant (src/exec/addressOffsets.ts)
+  const shared = sharedAddressFolds(all, def, usersOf);
   // one 64-bit index scaled for several addresses: shifted once (IMAD.SHL + SHF.L.U64.HI), then each
   // address an IADD3 + IADD3.X (g_ld_u32_coalesced's in[i] and out[i]); a lone one is LEA + LEA.HI.X
   const byIndex = new Map<string, Instr[]>();
   for (const i of all) {
-    if (i.op !== 'lea' || !is64(i.index.type)) continue;
+    if (i.op !== 'lea' || !is64(i.index.type) || shared.has(i)) continue;
     const root = rootOf(i);
     if (root !== null && i.scale > 1) add(byIndex, `${root}*${i.scale}`, i);
   }
@@ -186,5 +189,7 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     if (readers.length > 0 && readers.every((u) => wideMuls.has(u))) out.set(i, { folded: true });
     else out.set(i, { opcode: isSigned(i.a.type) ? 'SHF.R.S32.HI' : 'IMAD.MOV.U32' });
   }
+  // an address another access's plus a constant, and what only fed it: no instruction at all
+  for (const i of shared) out.set(i, { folded: true });
   return out;
 }

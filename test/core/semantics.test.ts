@@ -341,9 +341,10 @@ describe('64-bit address indexes derived from one index', () => {
     ]);
     expect(ops.filter((o) => o === 'LOP3').length).toBe(1);
     // IADD3s: j's pair, the pairs of the three shared-shift addresses, the two adds of the sum, and the
-    // 32-bit add of other's index (src[j] and n[i], each alone at its scale, are LEA pairs)
+    // 32-bit add of other's index; src[j] is src[i + 1] + 8 bytes (an immediate), n[i] a LEA pair
     expect(ops.filter((o) => o === 'IADD3').length).toBe(1 + 3 + 2 + 1);
-    expect(ops.filter((o) => o === 'LEA.HI.X').length).toBe(2);
+    expect(ops.filter((o) => o === 'LEA.HI.X').length).toBe(1);
+    expect(ops.filter((o) => o.startsWith('LDG')).length).toBe(3);
   });
 });
 
@@ -366,6 +367,49 @@ describe('what ptxas needs no instruction for', () => {
     expect(r.check).toEqual({ passed: true });
     // no I2I for the cast, no LEA for p + 32
     expect(r.instructions.map((x) => x.opcode)).toEqual(['LDC', 'ULDC.64', 'ULDC.64', 'S2R', 'LEA', 'IMAD', 'STG.E', 'EXIT']);
+  });
+});
+
+describe('addresses that differ by a constant', () => {
+  const kernel = defineKernel({
+    name: 'offsets',
+    params: { src: ptr('global', i32), out: ptr('global', i32) },
+    launch: { grid: 2, block: 64 },
+    setup: (h) => ({ src: h.alloc(i32, 1024, 'src', (x) => x), out: h.alloc(i32, 256, 'out') }),
+    check: (h, { out }) => {
+      for (let b = 0; b < 2; b++)
+        for (let t = 0; t < 64; t++) {
+          // four rows of the block's tile, then src[t] and src[t + 16] through a pointer moved between them
+          const want = [1, 2, 3, 4].reduce((s, q) => s + (b + q) * 64 + t, 0) + t + (t + 16);
+          if (h.readNumber(out, i32, b * 64 + t) !== want) return `out[${b * 64 + t}] = ${h.readNumber(out, i32, b * 64 + t)}, expected ${want}`;
+        }
+      return null;
+    },
+    body: (k, { src, out }) => {
+      const t = k.threadIdx.x.cast(i32);
+      const b = k.blockIdx.x.cast(i32);
+      // (b + q) * 64 + t for q = 1..4: one address, the rest the loads' immediates
+      let acc = src.at(b.add(1).mul(64).add(t)).get();
+      for (let q = 2; q <= 4; q++) acc = acc.add(src.at(b.add(q).mul(64).add(t)).get());
+      // a variable holds different values: its two loads are two addresses
+      const p = k.letPtr(src.add(t));
+      acc = acc.add(p.load() as typeof acc);
+      p.set(p.add(16));
+      acc = acc.add(p.load() as typeof acc);
+      out.at(b.mul(64).add(t)).store(acc);
+    },
+  });
+  it('share one computation: the others are the loads’ immediate offsets, and what only fed them is no instruction', () => {
+    const r = run(kernel);
+    expect(r.check).toEqual({ passed: true });
+    const ops = r.instructions.map((x) => x.opcode);
+    expect(ops.slice(ops.lastIndexOf('S2R') + 1)).toEqual([
+      // (b + 1) * 64 + t and its LEA; the other three rows add 64, 128, 192 words to it: LDGs only
+      'IADD3', 'IMAD', 'IADD3', 'LEA', 'LDG.E', 'LDG.E', 'IADD3', 'LDG.E', 'IADD3', 'LDG.E', 'IADD3',
+      // the variable pointer: a LEA for each value it holds
+      'LEA', 'LDG.E', 'IADD3', 'LEA', 'LDG.E', 'IADD3',
+      'IMAD', 'IADD3', 'LEA', 'STG.E', 'EXIT',
+    ]);
   });
 });
 
