@@ -36,9 +36,10 @@ export interface WideChoice {
 }
 
 /**
- * The SASS instructions a 64-bit integer operation takes beyond its first (IADD3 + IADD3.X, ISETP +
- * ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half, a multiply IMAD.WIDE.U32 and two IMADs: the
- * family-5 passes' ptrdiff_t addressing, g_st_u64's make_val)
+ * The SASS instructions an operation takes beyond its first: a 64-bit integer one's second half
+ * (IADD3 + IADD3.X, ISETP + ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half, a multiply IMAD.WIDE.U32
+ * and two IMADs: the family-5 passes' ptrdiff_t addressing, g_st_u64's make_val), a fused multiply-add's
+ * second immediate
  */
 export function wideExtras(i: Instr): string[] {
   switch (i.op) {
@@ -188,6 +189,16 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     const readers = usersOf(i.dst);
     if (readers.length > 0 && readers.every((u) => wideMuls.has(u))) out.set(i, { folded: true });
     else out.set(i, { opcode: isSigned(i.a.type) ? 'SHF.R.S32.HI' : 'IMAD.MOV.U32' });
+  }
+  // FFMA / IMAD encode one immediate operand: a second is moved into a register first, and moved
+  // again each time where the result takes that register (occ_grid's out[i] = in[i] * 2.0f + 1.0f:
+  // `IMAD.MOV.U32 R9, RZ, RZ, 0x40000000; FFMA R9, R4, R9, 1` in the loop); an accumulator
+  // (x = fmaf(x, 1.0001f, 0.5f), l2_delay_probe.cu) has its own register, so the constant's move is
+  // made once, outside the loop (not counted)
+  for (const i of all) {
+    if (i.op !== 'fma' || [i.a, i.b, i.c].filter((o) => 'imm' in o).length < 2) continue;
+    const accumulates = usersOf(i.dst).some((u) => u.op === 'assign' && [i.a, i.b, i.c].some((o) => 'reg' in o && o.reg === u.dst));
+    if (!accumulates) out.set(i, { extras: ['IMAD.MOV.U32'] });
   }
   // an address another access's plus a constant, and what only fed it: no instruction at all
   for (const i of shared) out.set(i, { folded: true });

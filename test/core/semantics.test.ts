@@ -370,6 +370,34 @@ describe('what ptxas needs no instruction for', () => {
   });
 });
 
+describe('a fused multiply-add of two constants', () => {
+  it('moves one into a register: FFMA encodes a single immediate', () => {
+    const kernel = defineKernel({
+      name: 'ffma2',
+      params: { out: ptr('global', f32) },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ out: h.alloc(f32, 96, 'out') }),
+      check: (h, { out }) =>
+        h.readNumber(out, f32, 31) === 63 && h.readNumber(out, f32, 63) === 32 * 31 && h.readNumber(out, f32, 64 + 31) === 63 ? null : 'wrong',
+      body: (k, { out }) => {
+        const x = k.threadIdx.x.cast(f32);
+        out.at(k.threadIdx.x).store(x.fma(2, 1));
+        out.at(k.threadIdx.x.add(32)).store(x.fma(32, x.mul(0)));
+        // an accumulator keeps its register: the constant's move is made once, before
+        const acc = k.let(f32, x);
+        acc.set(acc.fma(2, 1));
+        out.at(k.threadIdx.x.add(64)).store(acc);
+      },
+    });
+    const r = run(kernel);
+    expect(r.check).toEqual({ passed: true });
+    const ops = r.instructions.map((x) => x.opcode);
+    expect(ops.filter((o) => o === 'FFMA').length).toBe(3);
+    // x * 2 + 1 takes the move; x * 32 + (x * 0) and the accumulator do not
+    expect(ops.filter((o) => o === 'IMAD.MOV.U32').length).toBe(1);
+  });
+});
+
 describe('addresses that differ by a constant', () => {
   const kernel = defineKernel({
     name: 'offsets',
