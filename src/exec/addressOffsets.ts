@@ -7,6 +7,7 @@
  * coefficients; accesses whose forms differ only in the constant share the first one's computation,
  * and the arithmetic that only fed the others' addresses is no instruction.
  */
+import { readsOf } from '../ir/regUse.js';
 import type { Instr, Operand } from '../ir/types.js';
 import { is64, isInt } from '../ir/typesys.js';
 
@@ -32,6 +33,13 @@ function combine(a: Affine, b: Affine, k: bigint): Affine {
 }
 const scaled = (a: Affine, k: bigint): Affine => combine({ terms: new Map(), c: 0n }, a, k);
 const key = (a: Affine): string => [...a.terms].sort((x, y) => x[0] - y[0]).map(([r, v]) => `${v}*r${r}`).join('+');
+
+/** the lea's result is read only as the address of loads, stores and atomics (not as a value stored) */
+export function onlyAddressUse(lea: Instr, usersOf: (r: number) => Instr[]): boolean {
+  if (lea.op !== 'lea') return false;
+  const us = usersOf(lea.dst);
+  return us.length > 0 && us.every((u) => (u.op === 'ld' || u.op === 'st' || u.op === 'atom') && 'reg' in u.addr && u.addr.reg === lea.dst && readsOf(u).filter((r) => r === lea.dst).length === 1);
+}
 
 /**
  * The instructions ptxas needs no instruction for because their address is another access's plus a
@@ -82,7 +90,7 @@ export function sharedAddressFolds(all: readonly Instr[], def: (o: Operand) => I
     const k = `${i.space}:${key(f)}`;
     const kept = first.get(k);
     if (kept === undefined) first.set(k, { lea: d, c: f.c });
-    else if (kept.lea !== d && f.c - kept.c < MAX_OFFSET && kept.c - f.c < MAX_OFFSET && usersOf(d.dst).every((u) => u.op === 'ld' || u.op === 'st' || u.op === 'atom')) folded.add(d);
+    else if (kept.lea !== d && f.c - kept.c < MAX_OFFSET && kept.c - f.c < MAX_OFFSET && onlyAddressUse(d, usersOf)) folded.add(d);
   }
   // what only folded instructions read is no instruction either
   for (let changed = folded.size > 0; changed; ) {

@@ -1,8 +1,9 @@
 /**
- * Integer and address arithmetic as ptxas selects SASS for it, mostly 64-bit. The SM's integer datapath is 32 bits wide,
- * so an operation on 64-bit values mostly takes an instruction per half (wideExtras). What ptxas does
- * with the size_t index arithmetic of every kernel in micro.cu (the ground truth's SASS, e.g.
- * g_ld_u32_coalesced: `IMAD.MOV.U32 R3, RZ, RZ, RZ; IMAD.WIDE.U32 R2, R5, UR4, R2`):
+ * Integer and address arithmetic as ptxas selects SASS for it, most of it 64-bit. The SM's integer
+ * datapath is 32 bits wide, so an operation on 64-bit values mostly takes an instruction per half
+ * (wideExtras). What ptxas does with the size_t index arithmetic of every kernel in micro.cu (the
+ * ground truth's SASS, e.g. g_ld_u32_coalesced: `IMAD.MOV.U32 R3, RZ, RZ, RZ; IMAD.WIDE.U32 R2, R5,
+ * UR4, R2`) and with the kernels' other index arithmetic:
  * - a 32 x 32 -> 64-bit product of two widened values is one IMAD.WIDE(.U32) (mul.wide), and a 64-bit
  *   add of that product in the same block is folded into it (mad.wide; a loop adds a stride computed
  *   before it with IADD3 + IADD3.X);
@@ -18,10 +19,12 @@
  *   low bits shares it too, the and a LOP3 on the shifted low word (g_ld_u32_broadcast);
  * - narrowing to 32 bits is the low half's register, and a conversion between 32-bit integer types
  *   the same register;
- * - a constant offset of an address used only by loads and stores is their immediate.
+ * - a constant offset of an address used only by loads and stores is their immediate, and so is the
+ *   difference between addresses that differ by a constant (src/exec/addressOffsets.ts);
+ * - a fused multiply-add of two constants moves one into a register (FFMA and IMAD encode one).
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
-import { sharedAddressFolds } from './addressOffsets.js';
+import { onlyAddressUse, sharedAddressFolds } from './addressOffsets.js';
 import type { Instr, Operand, ValueType } from '../ir/types.js';
 import { is64, isInt, isSigned } from '../ir/typesys.js';
 
@@ -36,10 +39,9 @@ export interface WideChoice {
 }
 
 /**
- * The SASS instructions an operation takes beyond its first: a 64-bit integer one's second half
+ * The SASS instructions a 64-bit integer operation takes beyond its first, for its second half
  * (IADD3 + IADD3.X, ISETP + ISETP.EX, LEA + LEA.HI.X, a LOP3 or SHF per half, a multiply IMAD.WIDE.U32
- * and two IMADs: the family-5 passes' ptrdiff_t addressing, g_st_u64's make_val), a fused multiply-add's
- * second immediate
+ * and two IMADs: the family-5 passes' ptrdiff_t addressing, g_st_u64's make_val)
  */
 export function wideExtras(i: Instr): string[] {
   switch (i.op) {
@@ -125,9 +127,7 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
       out.set(i, { extras: [] });
     }
   }
-  /** the lea reads its result only as the address of loads, stores and atomics */
-  const onlyAddress = (lea: Instr): boolean =>
-    lea.op === 'lea' && usersOf(lea.dst).length > 0 && usersOf(lea.dst).every((u) => (u.op === 'ld' || u.op === 'st' || u.op === 'atom') && readsOf(u).filter((r) => r === lea.dst).length === 1 && 'reg' in u.addr && u.addr.reg === lea.dst);
+  const onlyAddress = (lea: Instr): boolean => onlyAddressUse(lea, usersOf);
   /** leas that read register r as their index, and nothing else reads it */
   const indexOnly = (r: number): Lea[] | null => {
     const us = usersOf(r);
