@@ -17,8 +17,8 @@ interface Affine {
   c: bigint;
 }
 
-/** an immediate offset of LDG / STG / LDS / STS: 24 bits, signed */
-const MAX_OFFSET = 1n << 23n;
+/** a byte offset fits a load's or store's immediate (LDG / STG / LDS / STS: 24 bits, signed) */
+export const fitsImmediate = (bytes: bigint): boolean => bytes < 1n << 23n && bytes >= -(1n << 23n);
 
 const signed = (o: Operand): bigint | null => ('imm' in o ? BigInt.asIntN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm))) : null);
 
@@ -90,7 +90,7 @@ export function sharedAddressFolds(all: readonly Instr[], def: (o: Operand) => I
     const k = `${i.space}:${key(f)}`;
     const kept = first.get(k);
     if (kept === undefined) first.set(k, { lea: d, c: f.c });
-    else if (kept.lea !== d && f.c - kept.c < MAX_OFFSET && kept.c - f.c < MAX_OFFSET && onlyAddressUse(d, usersOf)) folded.add(d);
+    else if (kept.lea !== d && fitsImmediate(f.c - kept.c) && onlyAddressUse(d, usersOf)) folded.add(d);
   }
   // what only folded instructions read is no instruction either
   for (let changed = folded.size > 0; changed; ) {

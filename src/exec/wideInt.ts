@@ -24,7 +24,7 @@
  * - a fused multiply-add of two constants moves one into a register (FFMA and IMAD encode one).
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
-import { onlyAddressUse, sharedAddressFolds } from './addressOffsets.js';
+import { fitsImmediate, onlyAddressUse, sharedAddressFolds } from './addressOffsets.js';
 import type { Instr, Operand, ValueType } from '../ir/types.js';
 import { is64, isInt, isSigned } from '../ir/typesys.js';
 
@@ -146,12 +146,14 @@ export function wideChoices(body: readonly Instr[]): Map<Instr, WideChoice> {
     if (d?.op !== 'binary' || !is64(d.type) || indexOnly(d.dst) === null) return lea.index.reg;
     const [x, c] = 'reg' in d.a ? [d.a, immBits(d.b)] : [d.b, immBits(d.a)];
     if (!('reg' in x) || c === null) return lea.index.reg;
-    const offset = Number(BigInt.asIntN(64, d.fn === 'sub' ? -c : c)) * lea.scale;
-    if ((d.fn === 'add' || (d.fn === 'sub' && 'reg' in d.a)) && Math.abs(offset) < 1 << 23 && indexOnly(d.dst)!.every(onlyAddress)) {
+    const leas = indexOnly(d.dst)!;
+    const offset = BigInt.asIntN(64, d.fn === 'sub' ? -c : c);
+    if ((d.fn === 'add' || (d.fn === 'sub' && 'reg' in d.a)) && leas.every((l) => onlyAddress(l) && fitsImmediate(offset * BigInt(l.scale)))) {
       out.set(d, { folded: true });
       return x.reg;
     }
-    return d.fn === 'and' && c >> 32n === 0xffff_ffffn ? x.reg : lea.index.reg;
+    // (x & c) * 2^s = (x * 2^s) & (c * 2^s): the mask moves past a power-of-two scale only
+    return d.fn === 'and' && c >> 32n === 0xffff_ffffn && powerOfTwo(BigInt(lea.scale)) ? x.reg : lea.index.reg;
   };
   // accesses whose address is another's plus a constant (src/exec/addressOffsets.ts)
   const shared = sharedAddressFolds(all, def, usersOf);
