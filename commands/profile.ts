@@ -33,6 +33,8 @@ export default class Profile extends WarpsightCommand {
     csv: Flags.boolean({ description: 'print CSV in ncu\'s shapes instead of the console report' }),
     page: Flags.option({ options: ['details', 'raw', 'source'] as const, default: 'details', description: 'CSV page (with --csv)' })(),
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
+    'hw-queues': Flags.integer({ min: 1, max: 32, description: 'hardware work queues of a program\'s GPU (CUDA_DEVICE_MAX_CONNECTIONS; default 8)' }),
+    trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
     timing: Flags.boolean({
       default: true,
@@ -58,12 +60,18 @@ export default class Profile extends WarpsightCommand {
       cacheControl: flags['cache-control'],
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
+      ...(flags['hw-queues'] !== undefined ? { hwQueues: flags['hw-queues'] } : {}),
       ...(flags.section ? { sections: flags.section } : {}),
       ...(metrics ? { metrics } : {}),
     });
     const { checkReport, reportJson } = await import('../src/report/schema.js');
     checkReport(report, 'the generated report');
     if (flags.output) writeFileSync(flags.output, reportJson(report));
+    if (flags.trace !== undefined) {
+      if (!report.programs?.length) throw new UserError(`--trace ${flags.trace}: the profiled file ran no program, so there is no timeline to write; --trace needs a program (defineProgram)`, 2);
+      const { traceEvents } = await import('../src/report/trace.js');
+      writeFileSync(flags.trace, `${JSON.stringify(traceEvents(report))}\n`);
+    }
     if (flags.html !== undefined || flags.charts !== undefined) {
       const { writeReportOutputs } = await import('../src/report/html/outputs.js');
       const said = await writeReportOutputs(report, {

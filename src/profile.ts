@@ -9,6 +9,8 @@ import type { Dim3 } from './kernel/define.js';
 import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
 import { deviceOf } from './profile/finish.js';
 import { Session } from './profile/session.js';
+import { runtimeCostsFor } from './arch/runtimeCosts.js';
+import { runtimeFindings } from './runtime/rules.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -29,6 +31,8 @@ export interface ProfileRequest {
    * stall reasons, achieved occupancy. A memory-bound kernel profiles about a quarter faster.
    */
   timing?: boolean;
+  /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS) */
+  hwQueues?: number;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -50,6 +54,7 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.block ? { block: req.block } : {}),
     ...(req.maxWarpInstructions ? { maxWarpInstructions: req.maxWarpInstructions } : {}),
     ...(req.timing === false ? { timing: false } : {}),
+    ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
   });
   for (const d of chosen) {
     if (d.kind === 'kernel') session.runKernel(d);
@@ -66,5 +71,8 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       ...(req.timing === false ? { timing: false } : {}),
     },
     kernels: session.results,
+    ...(session.programs.length
+      ? { programs: session.programs.map((p) => ({ name: p.name, values: p.values, timeline: p.timeline, findings: runtimeFindings(p.timeline, runtimeCostsFor(arch.id)) })) }
+      : {}),
   };
 }

@@ -5,6 +5,9 @@
 import type { KernelBuilder, PtrVal, Val } from '../ir/builder.js';
 import type { AccessPropertyKind, PtrType, ValueType } from '../ir/types.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
+import type { LaunchAttributes } from '../runtime/attributes.js';
+import type { Graph, GraphNode } from '../runtime/graph.js';
+import type { CopyEnd, EventHandle, EventOptions, GraphExecHandle, HostBuffer, StreamHandle, StreamOptions } from '../runtime/types.js';
 import type { Host } from './host.js';
 
 export type Dim3 = [number, number, number];
@@ -61,10 +64,85 @@ export interface AccessPolicyWindowSpec {
 export interface LaunchOpts {
   /** false: run without a report entry (a helper kernel the profiler's filter skips); default true */
   profile?: boolean;
+  /** the stream (absent: the legacy default stream) */
+  stream?: StreamHandle;
+  /** launch attributes (cudaLaunchKernelExC's attrs); an unknown one is an error */
+  attributes?: LaunchAttributes;
+}
+
+/** the device attributes a program may query (cudaDeviceGetAttribute) */
+export type DeviceAttributeName = 'memSyncDomainCount' | 'multiProcessorCount' | 'maxBlocksPerMultiprocessor' | 'concurrentKernels' | 'asyncEngineCount' | 'streamPriorityLeast' | 'streamPriorityGreatest';
+
+/**
+ * The CUDA runtime of one device, as a program sees it (src/runtime): streams, events, copies, host
+ * functions, allocation, graphs. Each call costs simulated host time; work runs on the device's clock.
+ * Errors name the program line that made the call.
+ */
+export interface RuntimeContext {
+  /** cudaStreamPerThread (the legacy default stream is `undefined` wherever a stream is taken) */
+  readonly perThreadStream: StreamHandle;
+  streamCreate(opts?: StreamOptions): StreamHandle;
+  streamDestroy(s: StreamHandle): void;
+  /** cudaStreamSetAttribute: applies to launches made on the stream afterwards */
+  streamSetAttributes(s: StreamHandle, attrs: LaunchAttributes): void;
+  streamSynchronize(s?: StreamHandle): void;
+  streamQuery(s?: StreamHandle): boolean;
+  streamWaitEvent(s: StreamHandle | undefined, e: EventHandle): void;
+  eventCreate(opts?: EventOptions): EventHandle;
+  eventDestroy(e: EventHandle): void;
+  eventRecord(e: EventHandle, s?: StreamHandle): void;
+  eventQuery(e: EventHandle): boolean;
+  eventSynchronize(e: EventHandle): void;
+  /** milliseconds between two completed events */
+  eventElapsedTime(start: EventHandle, end: EventHandle): number;
+  deviceSynchronize(): void;
+  /** cudaMalloc (does not wait) and cudaFree (waits for the whole device) */
+  malloc(bytes: number, name?: string): DevicePtr;
+  free(p: DevicePtr): void;
+  /** stream-ordered allocation from the device's default pool */
+  mallocAsync(bytes: number, s?: StreamHandle): DevicePtr;
+  freeAsync(p: DevicePtr, s?: StreamHandle): void;
+  /** cudaMemPoolAttrReleaseThreshold of the default pool */
+  setMemPoolReleaseThreshold(bytes: number): void;
+  /** pageable host memory (malloc) and pinned host memory (cudaMallocHost) */
+  hostAlloc(bytes: number, name?: string): HostBuffer;
+  mallocHost(bytes: number, name?: string): HostBuffer;
+  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void;
+  memcpyAsync(dst: CopyEnd, src: CopyEnd, bytes: number, s?: StreamHandle, offsets?: { dst?: number; src?: number }): void;
+  memsetAsync(dst: DevicePtr, value: number, bytes: number, s?: StreamHandle): void;
+  launchHostFunc(s: StreamHandle | undefined, fn: () => void): void;
+  streamBeginCapture(s: StreamHandle, mode?: 'global' | 'threadLocal' | 'relaxed'): void;
+  streamEndCapture(s: StreamHandle): Graph;
+  streamIsCapturing(s: StreamHandle): boolean;
+  graphCreate(): Graph;
+  graphAddKernelNode<P extends ParamTypes>(g: Graph, deps: readonly GraphNode[], def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: Omit<LaunchOpts, 'stream'>): GraphNode;
+  graphAddMemcpyNode(g: Graph, deps: readonly GraphNode[], dst: CopyEnd, src: CopyEnd, bytes: number): GraphNode;
+  graphAddMemsetNode(g: Graph, deps: readonly GraphNode[], dst: DevicePtr, value: number, bytes: number): GraphNode;
+  graphAddHostNode(g: Graph, deps: readonly GraphNode[], fn: () => void): GraphNode;
+  graphAddEventRecordNode(g: Graph, deps: readonly GraphNode[], e: EventHandle): GraphNode;
+  graphAddEventWaitNode(g: Graph, deps: readonly GraphNode[], e: EventHandle): GraphNode;
+  graphAddMemAllocNode(g: Graph, deps: readonly GraphNode[], bytes: number): { node: GraphNode; ptr: DevicePtr };
+  graphAddMemFreeNode(g: Graph, deps: readonly GraphNode[], p: DevicePtr): GraphNode;
+  graphAddChildGraphNode(g: Graph, deps: readonly GraphNode[], child: Graph): GraphNode;
+  graphAddEmptyNode(g: Graph, deps: readonly GraphNode[]): GraphNode;
+  graphAddDependencies(g: Graph, from: GraphNode, to: GraphNode): void;
+  graphInstantiate(g: Graph): GraphExecHandle;
+  graphLaunch(exec: GraphExecHandle, s?: StreamHandle): void;
+  /** cudaGraphExecKernelNodeSetParams: new arguments for the node, from the next launch on */
+  graphExecKernelNodeSetParams(exec: GraphExecHandle, node: GraphNode, args: Record<string, DevicePtr | number>): void;
+  graphExecDestroy(exec: GraphExecHandle): void;
+  graphDestroy(g: Graph): void;
+  /** the DOT text cudaGraphDebugDotPrint(g, path, 0) writes */
+  graphDebugDotPrint(g: Graph): string;
+  deviceAttribute(name: DeviceAttributeName): number;
+  /** the host thread's simulated clock in ns (what std::chrono would read) */
+  hostTimeNs(): number;
+  /** a figure the program measured (its printf): listed with the program in the report */
+  value(name: string, value: number, unit?: string): void;
 }
 
 /** what a program's run() can do: the host runtime of one device */
-export interface ProgramContext {
+export interface ProgramContext extends RuntimeContext {
   host: Host;
   /**
    * launch a kernel with explicit arguments; it is profiled as one report entry, unless
@@ -99,6 +177,8 @@ export interface ProgramDef {
   run: (ctx: ProgramContext, scalars: ScalarArgs) => void;
   /** checked after the run: null when right */
   check?: (host: Host) => string | null | undefined;
+  /** hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS); --hw-queues overrides */
+  hwQueues?: number;
 }
 
 export function defineProgram(def: Omit<ProgramDef, 'kind'>): ProgramDef {

@@ -129,6 +129,18 @@ export class DeviceMemory {
     this.last = null;
   }
 
+  /**
+   * cudaFree of one allocation: later accesses to it are out of bounds; the heap rewinds only when it
+   * was the last one (addresses of the others stay where they are)
+   */
+  free(a: Allocation): void {
+    const i = this.allocs.indexOf(a);
+    if (i < 0) return;
+    this.allocs.splice(i, 1);
+    if (i === this.allocs.length) this.next = a.base;
+    this.last = null;
+  }
+
   /** the allocation containing [addr, addr+size), or null */
   find(addr: number, size: number): Allocation | null {
     const l = this.last;

@@ -27,6 +27,10 @@ export class L1Cache {
   private valid = new Uint8Array(0);
   private stamp = new Float64Array(0);
   private clock = 0;
+  /** SMs whose lines changed since the last invalidateAll: only they need clearing (a 1-block kernel touches one) */
+  private touchedSm = new Uint8Array(0);
+  private touchedSms: number[] = [];
+  private touchedAll = true;
 
   constructor(
     private readonly smCount: number,
@@ -51,6 +55,7 @@ export class L1Cache {
       this.valid = new Uint8Array(n);
       this.stamp = new Float64Array(n);
     }
+    this.touchedAll = true;
     this.invalidateAll();
   }
 
@@ -59,9 +64,22 @@ export class L1Cache {
   }
 
   invalidateAll(): void {
-    this.tag.fill(-1);
-    this.valid.fill(0);
-    this.stamp.fill(0);
+    if (this.touchedAll || this.touchedSm.length !== this.smCount) {
+      this.tag.fill(-1);
+      this.valid.fill(0);
+      this.stamp.fill(0);
+      this.touchedSm = new Uint8Array(this.smCount);
+    } else {
+      const n = this.linesPerSm;
+      for (const sm of this.touchedSms) {
+        this.tag.fill(-1, sm * n, sm * n + n);
+        this.valid.fill(0, sm * n, sm * n + n);
+        this.stamp.fill(0, sm * n, sm * n + n);
+        this.touchedSm[sm] = 0;
+      }
+    }
+    this.touchedSms = [];
+    this.touchedAll = false;
     this.clock = 0;
   }
 
@@ -88,6 +106,10 @@ export class L1Cache {
   }
 
   private setBase(sm: number, line: number): number {
+    if (this.touchedSm[sm] === 0) {
+      this.touchedSm[sm] = 1;
+      this.touchedSms.push(sm);
+    }
     return sm * this.linesPerSm + this.setOf(line) * this.ways;
   }
 

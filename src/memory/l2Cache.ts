@@ -292,6 +292,7 @@ export class L2Cache {
     this.dirtyCap = new Uint8Array(this.sets);
     this.idleDirtyCap = new Uint8Array(this.sets);
     this.idleAnyCap = new Uint8Array(this.sets);
+    this.touchedSet = new Uint8Array(this.sets);
     this.dirtyWays = opts.dirtyWays ?? this.ways;
     this.idleDirtyWays = opts.idleDirtyWays ?? this.dirtyWays;
     this.cleanWays = opts.cleanWays ?? 0;
@@ -336,6 +337,7 @@ export class L2Cache {
    * Persisting lines above a set's new quota become normal.
    */
   setPersistingBytes(bytes: number): void {
+    this.touchedAll = true;
     const totalWays = Math.min(this.sets * this.ways, Math.floor((bytes / this.nominalBytes) * this.sets * this.ways + 1e-9));
     for (let s = 0; s < this.sets; s++) {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
@@ -353,11 +355,15 @@ export class L2Cache {
 
   /** cudaCtxResetPersistingL2Cache: every persisting line becomes normal */
   resetPersisting(): void {
+    this.touchedAll = true;
+    this.maybeLast = false;
     for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST) this.cls[i] = CLS_NORMAL;
   }
 
   /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
   flush(): void {
+    this.touchedAll = true;
+    this.maybeLast = false;
     this.fillAllPartials();
     for (let i = 0; i < this.dirty.length; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
     this.tag.fill(EMPTY);
@@ -396,10 +402,17 @@ export class L2Cache {
    * passes write back no more than 0.1-1.0 MB, so the cap binds persisting lines between kernels only.
    */
   settleDirty(): void {
-    for (let s = 0; s < this.sets; s++) {
+    // in set order, as a scan of every set would (the write-backs' order reaches the DRAM counters)
+    const list = this.touchedAll ? null : this.touchedSets.sort((a, b) => a - b);
+    const n = list ? list.length : this.sets;
+    for (let i = 0; i < n; i++) {
+      const s = list ? (list[i] as number) : i;
       if (this.idleDirtyCap[s]! < this.dirtyCap[s]!) this.capDirty(s, -1, this.idleDirtyCap[s]!);
       if (this.quota[s]! > 0) this.capDirty(s, -1, this.idleAnyCap[s]!, true);
     }
+    for (const s of this.touchedSets) this.touchedSet[s] = 0;
+    this.touchedSets = [];
+    this.touchedAll = false;
   }
 
   /** number of dirty sectors resident (tests / diagnostics) */
@@ -411,6 +424,7 @@ export class L2Cache {
 
   /** resident persisting (evict-last) lines */
   persistingLines(): number {
+    if (!this.maybeLast) return 0;
     let n = 0;
     for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST && this.tag[i] !== EMPTY) n++;
     return n;
@@ -444,6 +458,24 @@ export class L2Cache {
     return this.smPart[sm & 1023]!;
   }
 
+  /**
+   * sets touched since the last settleDirty (only they can hold more dirty lines than the idle caps:
+   * a settled set stays settled until an access or a change of quotas reaches it), and whether
+   * any line may be persisting (persistingLines is then a scan; otherwise 0)
+   */
+  private readonly touchedSet: Uint8Array;
+  private touchedSets: number[] = [];
+  private touchedAll = true;
+  private maybeLast = false;
+
+  private touch_(set: number): number {
+    if (this.touchedSet[set] === 0) {
+      this.touchedSet[set] = 1;
+      this.touchedSets.push(set);
+    }
+    return set;
+  }
+
   /** the line's set in partition `part` */
   setIn(part: number, line: number): number {
     // hashed set index over the line's place among its partition's lines (a pair of units has one
@@ -456,7 +488,7 @@ export class L2Cache {
     const blk = Math.floor(g / sets);
     let h = Math.imul(blk ^ (blk >>> 15), 0x2c1b3c6d);
     h = (h ^ (h >>> 12)) >>> 0;
-    return part * sets + modIndex(g + h, sets);
+    return this.touch_(part * sets + modIndex(g + h, sets));
   }
 
   /** the line's set in its home partition */
@@ -645,6 +677,7 @@ export class L2Cache {
     this.evict(w);
     this.tag[w] = line;
     this.cls[w] = k;
+    if (k === CLS_LAST) this.maybeLast = true;
     this.copy[w] = 0;
     this.reused[w] = 0;
     this.chance[w] = 0;
@@ -658,6 +691,7 @@ export class L2Cache {
     if (hint === HINT_LAST) {
       const base = set * this.ways;
       const q = this.quota[set]!;
+      this.maybeLast = true;
       if (w - base < q) this.cls[w] = CLS_LAST;
       else {
         // move into the set-aside ways

@@ -36,6 +36,8 @@ export interface LaunchOptions {
    * nobody reads (ProgramContext.launch with profile false) leaves the same device and L2 state without it
    */
   timing?: boolean;
+  /** each block's first and last cycle, from the timing model */
+  onBlock?: (linear: number, start: number, end: number) => void;
 }
 
 export interface LaunchOutcome {
@@ -159,7 +161,7 @@ export function runLaunch(
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
   };
   const prog = compile(ir, env);
-  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta }) : null;
+  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
   if (timing) Object.assign(env.observer as object, timing.observer);
   const stats = runGrid(prog, env, {
     smCount: opts.arch.smCount,

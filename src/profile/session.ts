@@ -11,6 +11,11 @@ import { dim3 } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
+import { runtimeCostsFor } from '../arch/runtimeCosts.js';
+import type { WorkSpec } from '../runtime/types.js';
+import { ProgramApi } from '../runtime/programApi.js';
+import { Runtime, type KernelRun } from '../runtime/runtime.js';
+import type { Timeline } from '../runtime/timeline.js';
 import { finishResult } from './finish.js';
 import { buildKernel, checkLaunch, launchConfig, resolveScalars, runLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
@@ -28,13 +33,28 @@ export interface SessionOptions {
   quantum?: number;
   /** run the timing model (default true); false leaves out what only it measures (ProfileRequest.timing) */
   timing?: boolean;
+  /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS); absent: the program's or the arch default */
+  hwQueues?: number;
 }
 
-export class Session implements ProgramContext {
+/** one program's run on the runtime: its timeline */
+export interface ProgramRun {
+  name: string;
+  timeline: Timeline;
+  /** runtime events processed (the bench's events-per-second figure) */
+  simEvents: number;
+  /** figures the program reported with ctx.value */
+  values: { name: string; value: number; unit: string }[];
+}
+
+export class Session {
   readonly mem = new DeviceMemory();
   readonly host = new Host(this.mem);
   readonly memsys: MemoryHierarchy;
   readonly results: KernelResult[] = [];
+  readonly programs: ProgramRun[] = [];
+  /** block times of unprofiled launches, by kernel, launch and arguments: a repeat takes the first run's */
+  private readonly blockTimes = new Map<string, Float64Array>();
   private readonly irCache = new Map<KernelDef, ReturnType<typeof buildKernel>>();
   private usedParams = new Set<string>();
 
@@ -58,7 +78,10 @@ export class Session implements ProgramContext {
     }
   }
 
-  /** run a program: its launches, in order, over one device */
+  /**
+   * run a program on the device's runtime (src/runtime): its streams, launches, copies and graphs
+   * over simulated time, each profiled launch one report entry, the whole a timeline
+   */
   runProgram(p: ProgramDef): KernelResult[] {
     const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
     for (const [k, v] of Object.entries(this.opts.params)) {
@@ -68,21 +91,94 @@ export class Session implements ProgramContext {
       scalars[k] = n;
     }
     const first = this.results.length;
-    p.run(this, scalars);
+    const costs = runtimeCostsFor(this.opts.arch.id);
+    const hwQueues = this.opts.hwQueues ?? p.hwQueues;
+    const rt = new Runtime(this.opts.arch, costs, this.mem, { run: (w, where, stream) => this.runKernelWork(w, where, stream) }, hwQueues === undefined ? {} : { hwQueues });
+    const ctx = new ProgramApi(rt, this, this.opts.file);
+    try {
+      p.run(ctx, scalars);
+      rt.drain(this.opts.file);
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw new UserError(`${ctx.site()}: program '${p.name}' threw: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.programs.push({ name: p.name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values });
     const failure = p.check?.(this.host);
     if (failure) for (const r of this.results.slice(first)) r.check = { passed: false, message: failure };
     return this.results.slice(first);
   }
 
-  // ---- ProgramContext -----------------------------------------------------------------------
-
-  launch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void {
-    const d = def as unknown as KernelDef;
+  /**
+   * a kernel the runtime starts: run it in the interpreter now (its report entry when profiled) and
+   * give the block scheduler each block's time and footprint
+   */
+  runKernelWork(w: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number): KernelRun {
+    const d = w.def;
     const scalars: ScalarArgs = { ...((d.defaults ?? {}) as ScalarArgs) };
-    for (const [k, v] of Object.entries(args)) if (typeof v === 'number') scalars[k] = v;
-    if (opts?.profile === false) this.runUnprofiled(d, args as Partial<ArgVals<ParamTypes>>, scalars, config);
-    else this.launchWith(d, args as Partial<ArgVals<ParamTypes>>, scalars, config, false);
+    for (const [k, v] of Object.entries(w.args)) if (typeof v === 'number') scalars[k] = v;
+    const args = w.args as Partial<ArgVals<ParamTypes>>;
+    const cfg = launchConfig(d, scalars, w.config);
+    const grid = this.opts.grid ?? dim3(cfg.grid);
+    const block = this.opts.block ?? dim3(cfg.block);
+    const ir = this.irOf(d);
+    checkLaunch(d.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, this.opts.arch);
+    const occ = this.occOf(d, ir, grid, block, cfg.dynamicShared ?? 0);
+    const nBlocks = grid[0] * grid[1] * grid[2];
+    if (w.attrs.cooperative && nBlocks > occ.blocksPerSm * this.opts.arch.smCount)
+      throw new UserError(`${where}: cooperative launch of '${d.name}' with ${nBlocks} blocks, but only ${occ.blocksPerSm} per SM x ${this.opts.arch.smCount} SMs = ${occ.blocksPerSm * this.opts.arch.smCount} can be resident at once (cudaErrorCooperativeLaunchTooLarge)`);
+    const key = w.profile ? '' : `${this.irKey(d)}|${grid.join(',')}|${block.join(',')}|${cfg.dynamicShared ?? 0}|${argKey(args, scalars)}`;
+    const cached = w.profile ? undefined : this.blockTimes.get(key);
+    const timed = (this.opts.timing ?? true) && !cached;
+    const clk = this.opts.arch.smClockHz;
+    const durations = cached ?? new Float64Array(nBlocks);
+    const onBlock = timed ? (linear: number, s: number, e: number) => void (durations[linear] = ((e - s) / clk) * 1e9) : undefined;
+    const window = w.attrs.accessPolicyWindow;
+    if (window) this.setAccessPolicyWindow(window);
+    let kernelIndex: number | null = null;
+    let warpInstructions = 0;
+    try {
+      if (w.profile) {
+        const r = this.launchWith(d, args, scalars, w.config, false, onBlock, timed);
+        // the default stream is what a report without a stream means (ncu's 7)
+        if (stream !== 7) r.launch.stream = stream;
+        kernelIndex = r.id;
+        warpInstructions = Number(r.metrics['smsp__inst_executed.sum'] ?? 0);
+      } else {
+        const { out } = this.execute(d, args, scalars, cfg, grid, block, 'none', timed, onBlock);
+        warpInstructions = out.warpInstructions;
+      }
+    } finally {
+      if (window) this.setAccessPolicyWindow(null);
+    }
+    if (!timed && !cached) {
+      // no timing model: each block issues its share of the warp instructions, one per cycle per scheduler
+      const per = ((warpInstructions / Math.max(1, nBlocks)) / this.opts.arch.schedulersPerSm / clk) * 1e9;
+      durations.fill(per);
+    }
+    if (!w.profile && !cached) this.blockTimes.set(key, durations);
+    const threads = block[0] * block[1] * block[2];
+    const warps = Math.ceil(threads / 32);
+    const a = this.opts.arch;
+    const regsPerWarp = Math.ceil((occ.registersPerThread * 32) / a.registerAllocationUnit) * a.registerAllocationUnit;
+    return {
+      name: d.name,
+      grid,
+      block,
+      durations,
+      footprint: { warps, registers: regsPerWarp * warps, sharedBytes: ir.sharedStaticBytes + (cfg.dynamicShared ?? 0) + a.sharedMemReservedPerBlock },
+      maxPerSm: occ.blocksPerSm,
+      kernelIndex,
+    };
   }
+
+  private irKeys = new Map<KernelDef, number>();
+  private irKey(d: KernelDef): number {
+    let k = this.irKeys.get(d);
+    if (k === undefined) this.irKeys.set(d, (k = this.irKeys.size));
+    return k;
+  }
+
+  // ---- the device's L2 controls (programs reach them through ProgramApi) ---------------------
   setPersistingL2Limit(bytes: number): void {
     this.memsys.setPersistingLimit(bytes);
   }
@@ -104,6 +200,15 @@ export class Session implements ProgramContext {
 
   // ---- one launch ----------------------------------------------------------------------------
 
+  /** occupancy of a launch shape (a pure function of it: repeated launches reuse it) */
+  private readonly occCache = new Map<string, ReturnType<typeof occupancyFor>>();
+  private occOf(def: KernelDef, ir: ReturnType<typeof buildKernel>, grid: Dim3, block: Dim3, dyn: number): ReturnType<typeof occupancyFor> {
+    const key = `${this.irKey(def)}|${grid.join(',')}|${block.join(',')}|${dyn}`;
+    let occ = this.occCache.get(key);
+    if (!occ) this.occCache.set(key, (occ = occupancyFor(this.opts.arch, def, ir, grid, block, dyn)));
+    return occ;
+  }
+
   private irOf(def: KernelDef): ReturnType<typeof buildKernel> {
     let ir = this.irCache.get(def);
     if (!ir) {
@@ -113,18 +218,12 @@ export class Session implements ProgramContext {
     return ir;
   }
 
-  /** a launch ncu would not profile: it runs and leaves its L2 state, without flush or report entry */
-  private runUnprofiled(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined): void {
-    const cfg = launchConfig(def, scalars, config);
-    this.execute(def, args, scalars, cfg, dim3(cfg.grid), dim3(cfg.block), 'none', false);
-  }
-
   /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
-  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true) {
+  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
-    const occ = occupancyFor(o.arch, def, ir, grid, block, cfg.dynamicShared ?? 0);
+    const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
     this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const out = runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
       arch: o.arch,
@@ -136,16 +235,17 @@ export class Session implements ProgramContext {
       maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
       quantum: o.quantum ?? 64,
       timing,
+      ...(onBlock ? { onBlock } : {}),
     });
     return { out, occ, cache: this.memsys.endLaunch() };
   }
 
-  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean): KernelResult {
+  private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean, onBlock?: (linear: number, s: number, e: number) => void, timing = this.opts.timing ?? true): KernelResult {
     const o = this.opts;
     const cfg = launchConfig(def, scalars, config);
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
-    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, o.timing ?? true);
+    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock);
     let check: KernelResult['check'];
     if (standalone && def.check) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });
@@ -166,6 +266,14 @@ export class Session implements ProgramContext {
     this.results.push(result);
     return result;
   }
+}
+
+/** a launch's arguments as a key: buffers by address, scalars by value */
+function argKey(args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(args)) if (v && typeof v === 'object') parts.push(`${k}=${(v as DevicePtr).address}`);
+  for (const [k, v] of Object.entries(scalars)) parts.push(`${k}=${v}`);
+  return parts.sort().join(',');
 }
 
 function argsForCheck(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs): ArgVals<ParamTypes> {

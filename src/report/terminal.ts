@@ -14,6 +14,7 @@ import { TIMING_ONLY } from '../timing/only.js';
 import { SECTIONS, appliesTo, ccNumber, type BodyTable, type GridTable, type MetricEntry, type SectionDef } from '../metrics/sections.js';
 import { unitOf as registryUnitOf } from '../metrics/registry.js';
 import { RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
+import { programLines } from './programSummary.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction, type SourceLineSummary } from './sourceLines.js';
 
 export interface TerminalOptions {
@@ -116,7 +117,7 @@ export function metricTableLines(rows: readonly Row[]): string[] {
  * A table in ncu's dashed style. Columns are right-aligned (numbers) except the first and those
  * named in `leftAligned` (text).
  */
-function gridLines(header: readonly string[], body: readonly (readonly string[])[], leftAligned: ReadonlySet<number> = new Set()): string[] {
+export function gridLines(header: readonly string[], body: readonly (readonly string[])[], leftAligned: ReadonlySet<number> = new Set()): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((r) => (r[c] ?? '').length)));
   const left = (c: number): boolean => c === 0 || leftAligned.has(c);
   const line = (cells: readonly string[]): string =>
@@ -304,6 +305,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ids !== undefined && ids.length > 0 ? new Set(ids) : metrics !== undefined && metrics.length > 0 ? new Set<string>() : undefined;
   const withMetrics: TerminalOptions = metrics === undefined ? opts : { ...opts, metrics };
   const lines = report.kernels.flatMap((kernel) => renderKernelLines(kernel, report.device, withMetrics, wanted));
+  for (const p of report.programs ?? []) lines.push(...programLines(p));
   // ncu's way of saying what a run did not collect
   if (report.options.timing === false) lines.unshift(`==WARPSIGHT== profiled with --no-timing: ${TIMING_ONLY} were not collected`);
   return `${lines.join('\n')}\n`;

@@ -76,6 +76,8 @@ export interface TimingLaunch {
   blocksPerSm: number;
   kernel: KernelIR;
   meta: readonly InstrMeta[];
+  /** each block's first and last cycle as the model sees them (the runtime's block scheduler replays them) */
+  onBlock?: (linear: number, start: number, end: number) => void;
 }
 
 /** what the launch's counters saw, for the figures the timing model's own observation lacks */
@@ -435,9 +437,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const halfDram = (lat.dram - lat.l2) / 2;
   const queue = P.queueCycles;
 
+  const onBlock = launch.onBlock;
   const finalizeBlock = (rec: number): void => {
     bDone[rec] = 1;
     const end = bEnd[rec] as number;
+    if (onBlock) onBlock(bLinear[rec] as number, bStart[rec] as number, end);
     const sm = bSm[rec] as number;
     if (end > (smLastEnd[sm] as number)) smLastEnd[sm] = end;
     heap.push(end + P.blockRetire, bSlot[rec] as number);

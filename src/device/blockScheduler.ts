@@ -1,0 +1,163 @@
+/**
+ * The GPU's block scheduler (compute work distributor): places the blocks of every running grid on
+ * the SMs as their resources allow — warps, registers, shared memory, block slots — so that two
+ * kernels that each fill half the GPU run side by side, and the next kernel's blocks take the slots
+ * the previous one's leave. A block holds its SM for the time the interpreter's timing model gave it
+ * (its own warps' run, measured alone on the GPU); sharing SMs changes when blocks start, not how long
+ * they run (shared L2 and DRAM bandwidth between concurrent kernels is not modelled).
+ */
+import type { Arch } from '../arch/types.js';
+import type { EventQueue } from '../sim/eventQueue.js';
+
+/** what one block of a grid occupies on its SM */
+export interface BlockFootprint {
+  warps: number;
+  registers: number;
+  sharedBytes: number;
+}
+
+export interface GridWork {
+  footprint: BlockFootprint;
+  /** blocks of this grid one SM can hold (the occupancy calculator's answer for the kernel alone) */
+  maxPerSm: number;
+  /** each block's time on its SM, ns, in launch order */
+  durations: Float64Array;
+  /** lower runs first (stream priority) */
+  priority: number;
+  /** called once, when the grid's last block ends */
+  onDone: (endNs: number) => void;
+  /** called when the grid's first block starts */
+  onStart?: (startNs: number) => void;
+}
+
+interface LiveGrid {
+  work: GridWork;
+  seq: number;
+  next: number;
+  running: number;
+  perSm: Int32Array;
+  started: boolean;
+}
+
+export class BlockScheduler {
+  private readonly warps: Int32Array;
+  private readonly registers: Int32Array;
+  private readonly shared: Int32Array;
+  private readonly blocks: Int32Array;
+  private readonly order: readonly number[];
+  private grids: LiveGrid[] = [];
+  private seq = 0;
+  /** SMs holding at least one block, and its changes over time (the timeline's occupancy track) */
+  private busy = 0;
+  readonly busySeries: { t: number; busySms: number }[] = [];
+
+  constructor(
+    private readonly arch: Arch,
+    private readonly clock: EventQueue,
+    private readonly retireNs: number,
+  ) {
+    const n = arch.smCount;
+    this.warps = new Int32Array(n);
+    this.registers = new Int32Array(n);
+    this.shared = new Int32Array(n);
+    this.blocks = new Int32Array(n);
+    // blocks go out in the order the H200 hands a grid's first blocks to its SMs (arch data)
+    const seen = new Set(arch.smDispatchOrder);
+    this.order = [...arch.smDispatchOrder, ...Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i))];
+  }
+
+  /** no grid running or waiting */
+  get idle(): boolean {
+    return this.grids.length === 0;
+  }
+
+  submit(work: GridWork): void {
+    if (work.durations.length === 0) {
+      work.onStart?.(this.clock.now);
+      work.onDone(this.clock.now);
+      return;
+    }
+    this.grids.push({ work, seq: this.seq++, next: 0, running: 0, perSm: new Int32Array(this.arch.smCount), started: false });
+    // higher priority (numerically lower) first, then arrival: the distributor drains grids in that order
+    this.grids.sort((a, b) => a.work.priority - b.work.priority || a.seq - b.seq);
+    this.place();
+  }
+
+  private fits(sm: number, g: LiveGrid): boolean {
+    const f = g.work.footprint;
+    const a = this.arch;
+    return (
+      (g.perSm[sm] as number) < g.work.maxPerSm &&
+      (this.blocks[sm] as number) < a.maxBlocksPerSm &&
+      (this.warps[sm] as number) + f.warps <= a.maxWarpsPerSm &&
+      (this.registers[sm] as number) + f.registers <= a.registersPerSm &&
+      (this.shared[sm] as number) + f.sharedBytes <= a.sharedMemPerSmMax
+    );
+  }
+
+  private place(): void {
+    const now = this.clock.now;
+    for (const g of this.grids) {
+      const n = g.work.durations.length;
+      if (g.next >= n) continue;
+      // one sweep over the SMs per round, as the distributor deals blocks out round-robin
+      let placed = true;
+      while (placed && g.next < n) {
+        placed = false;
+        for (const sm of this.order) {
+          if (g.next >= n) break;
+          if (!this.fits(sm, g)) continue;
+          this.start(g, sm, now);
+          placed = true;
+        }
+      }
+    }
+  }
+
+  private start(g: LiveGrid, sm: number, now: number): void {
+    const f = g.work.footprint;
+    const dur = g.work.durations[g.next] as number;
+    g.next++;
+    g.running++;
+    g.perSm[sm] = (g.perSm[sm] as number) + 1;
+    if ((this.blocks[sm] as number) === 0) this.setBusy(this.busy + 1, now);
+    this.blocks[sm] = (this.blocks[sm] as number) + 1;
+    this.warps[sm] = (this.warps[sm] as number) + f.warps;
+    this.registers[sm] = (this.registers[sm] as number) + f.registers;
+    this.shared[sm] = (this.shared[sm] as number) + f.sharedBytes;
+    if (!g.started) {
+      g.started = true;
+      g.work.onStart?.(now);
+    }
+    const end = now + dur;
+    this.clock.at(end, () => this.finish(g, sm, end));
+  }
+
+  private finish(g: LiveGrid, sm: number, end: number): void {
+    g.running--;
+    const last = g.running === 0 && g.next >= g.work.durations.length;
+    // the slot turns over a little after the block's last warp (latency.blockRetire)
+    this.clock.at(end + this.retireNs, () => {
+      const f = g.work.footprint;
+      g.perSm[sm] = (g.perSm[sm] as number) - 1;
+      this.blocks[sm] = (this.blocks[sm] as number) - 1;
+      this.warps[sm] = (this.warps[sm] as number) - f.warps;
+      this.registers[sm] = (this.registers[sm] as number) - f.registers;
+      this.shared[sm] = (this.shared[sm] as number) - f.sharedBytes;
+      if ((this.blocks[sm] as number) === 0) this.setBusy(this.busy - 1, this.clock.now);
+      this.place();
+    });
+    if (last) {
+      this.grids = this.grids.filter((x) => x !== g);
+      g.work.onDone(end);
+    }
+  }
+
+  private setBusy(n: number, t: number): void {
+    this.busy = n;
+    const s = this.busySeries;
+    const last = s[s.length - 1];
+    if (last && last.t === t) last.busySms = n;
+    else s.push({ t, busySms: n });
+  }
+}
