@@ -536,7 +536,7 @@ export class Runtime {
     }
     // launches of one exec run one at a time, in order
     const deps = exec.lastLaunch ? [exec.lastLaunch] : [];
-    exec.lastLaunch = this.enqueue(s, { kind: 'graph', exec }, where, deps);
+    exec.lastLaunch = this.enqueue(s, { kind: 'graph', exec, works: exec.nodes.map((n) => n.work) }, where, deps);
   }
 
   /** cudaGraphExecKernelNodeSetParams: new arguments for a kernel node, from the next launch on */
@@ -789,14 +789,14 @@ export class Runtime {
         done(t);
         return;
       case 'graph': {
-        this.runGraph(work.exec as GraphExec, t, s, where, entry('graph', `graph ${(work.exec as GraphExec).id}`), done);
+        this.runGraph(work.exec as GraphExec, work.works ?? (work.exec as GraphExec).nodes.map((n) => n.work), t, s, where, entry('graph', `graph ${(work.exec as GraphExec).id}`), done);
         return;
       }
     }
   }
 
   /** a graph launch: nodes start when their dependencies complete; done when every node is */
-  private runGraph(exec: GraphExec, t: number, s: Stream, where: string, rec: TimelineOp, done: (end: number) => void): void {
+  private runGraph(exec: GraphExec, works: readonly WorkSpec[], t: number, s: Stream, where: string, rec: TimelineOp, done: (end: number) => void): void {
     const n = exec.nodes.length;
     const left = new Int32Array(n);
     const depEnd = new Float64Array(n);
@@ -825,7 +825,7 @@ export class Runtime {
       const gap = en.type === 'kernel' && en.deps.length ? this.costs.gpu.graphNodeGapNs : 0;
       const at = Math.max(start0, (depEnd[i] as number) + gap);
       this.clock.at(at, () => {
-        let work = en.work;
+        let work = works[i] as WorkSpec;
         // a wait node waits for the event's last record made before this launch
         if (work.kind === 'eventWait') {
           const op = (work.event as Event).op;

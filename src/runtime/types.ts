@@ -50,7 +50,7 @@ export type WorkSpec =
   | { kind: 'eventWait'; event: EventHandle }
   | { kind: 'alloc'; ptr: DevicePtr; bytes: number }
   | { kind: 'free'; ptr: DevicePtr }
-  | { kind: 'graph'; exec: GraphExecHandle }
+  | { kind: 'graph'; exec: GraphExecHandle; /** each node's work as it was at the launch (later updates do not reach a launch made before them) */ works?: readonly WorkSpec[] }
   | { kind: 'empty' };
 
 /** handles the runtime gives out; their internals live in the runtime */

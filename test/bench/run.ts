@@ -62,3 +62,4 @@ const programInstr = program.kernels.reduce((s, k) => s + Number(k.metrics['smsp
 console.log(
   `family-5 program (${PROGRAM.file} -k ${PROGRAM.kernel} --cache-control none): ${program.kernels.length} launches, ${programInstr.toLocaleString('en-US')} warp instructions in ${programSeconds.toFixed(1)} s (target ${PROGRAM_TARGET_S} s)`,
 );
+await import('./runtime.js');

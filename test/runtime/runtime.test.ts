@@ -1,0 +1,336 @@
+/**
+ * The runtime end to end: bundled programs profiled, their timelines read. Concurrency through the
+ * block scheduler, false dependencies through hardware queues, the legacy default stream, stream
+ * capture and graph replay, events, the allocation pool, pageable copies, and the rules that name them.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ProgramRun, TimelineOp } from '../../types/report.schema.js';
+import { defineKernel, defineProgram, f32, ptr, u32 } from '../../src/api.js';
+import { profileDefinitions, profileFile } from '../../src/profile.js';
+import { H200_RUNTIME as C } from '../../src/arch/runtimeCosts.js';
+import type { ProgramDef } from '../../src/kernel/define.js';
+
+const KERNELS = join(import.meta.dirname, '..', '..', 'kernels');
+const HERE = import.meta.filename;
+
+async function program(file: string, name: string, extra: { hwQueues?: number; params?: Record<string, string> } = {}): Promise<ProgramRun> {
+  const r = await profileFile({ file: join(KERNELS, file), kernel: name, ...extra });
+  const p = r.programs?.[0];
+  if (!p) throw new Error(`${name}: no program in the report`);
+  return p;
+}
+
+function run(p: ProgramDef, hwQueues?: number): ProgramRun {
+  const r = profileDefinitions([p], { file: HERE, ...(hwQueues ? { hwQueues } : {}) });
+  return r.programs?.[0] as ProgramRun;
+}
+
+const kernels = (p: ProgramRun): TimelineOp[] => p.timeline.ops.filter((o) => o.kind === 'kernel');
+const span = (ops: readonly TimelineOp[]): number => Math.max(...ops.map((o) => o.endNs)) - Math.min(...ops.map((o) => o.startNs));
+const value = (p: ProgramRun, name: string): number => p.values.find((v) => v.name === name)?.value as number;
+
+/** a 1-warp kernel that takes `trips` dependent FMAs */
+const spin = defineKernel({
+  name: 'spin',
+  params: { out: ptr('global', f32), trips: u32 },
+  defaults: { trips: 2000 },
+  launch: { grid: 1, block: 32 },
+  setup: (h) => ({ out: h.alloc(f32, 32, 'out') }),
+  body: (k, { out, trips }) => {
+    const x = k.let(f32, 0);
+    k.for(0, trips, 1, () => x.set(x.fma(1.0001, 0.5)));
+    out.at(k.threadIdx.x).store(x);
+  },
+});
+
+describe('kernels share the GPU', () => {
+  it('two half-GPU kernels overlap on two streams and serialise on one', async () => {
+    const two = await program('streams.ts', 'two_streams');
+    const one = await program('streams.ts', 'one_stream');
+    const [a, b] = kernels(two) as [TimelineOp, TimelineOp];
+    const single = a.endNs - a.startNs;
+    // side by side: the pair takes about one kernel (the second starts a launch later), not two
+    expect(span(kernels(two))).toBeLessThan(1.15 * single);
+    expect(b.startNs).toBeLessThan(a.endNs);
+    // one stream: the second starts after the first ends (plus the front end's gap)
+    const [c, d] = kernels(one) as [TimelineOp, TimelineOp];
+    expect(d.startNs).toBeGreaterThanOrEqual(c.endNs + C.gpu.kernelGapNs - 1);
+    expect(span(kernels(one))).toBeGreaterThan(1.9 * single);
+    // 66 + 66 SMs in use at once on two streams, never more than 66 on one
+    expect(Math.max(...two.timeline.smBusy.map((s) => s.busySms))).toBe(132);
+    expect(Math.max(...one.timeline.smBusy.map((s) => s.busySms))).toBe(66);
+  });
+});
+
+describe('hardware queues: the false dependency', () => {
+  it('with 8 queues the ninth stream waits behind the first; the rule names both launches; with 16 it does not', async () => {
+    const eight = await program('streams.ts', 'false_dependency');
+    const sixteen = await program('streams.ts', 'false_dependency', { hwQueues: 16 });
+    const ninth = eight.timeline.streams.find((s) => s.name === 'stream 8');
+    const first = eight.timeline.streams.find((s) => s.name === 'stream 0');
+    expect(ninth?.queue).toBe(first?.queue);
+    const delayed = kernels(eight).filter((o) => o.delayedBy);
+    expect(delayed).toHaveLength(1);
+    const held = delayed[0] as TimelineOp;
+    expect(held.stream).toBe(ninth?.id);
+    expect(held.delayedBy?.cause).toBe('hardware-queue');
+    const blocker = eight.timeline.ops[held.delayedBy?.op as number] as TimelineOp;
+    expect(blocker.stream).toBe(first?.id);
+    // it waited for the first stream's dependency: about one kernel
+    const k = held.endNs - held.startNs;
+    expect(held.delayedBy?.ns).toBeGreaterThan(0.9 * k);
+    const f = eight.findings.find((x) => x.rule === 'FalseDependency');
+    expect(f?.message).toContain("'stream 8'");
+    expect(f?.message).toContain("'stream 0'");
+    expect(f?.message).toMatch(/kernels\/streams\.ts:\d+/);
+    expect(f?.ops).toEqual([held.id, blocker.id]);
+    // 16 queues: nobody waits, the program is one kernel shorter
+    expect(kernels(sixteen).some((o) => o.delayedBy)).toBe(false);
+    expect(sixteen.findings.some((x) => x.rule === 'FalseDependency')).toBe(false);
+    expect(span(kernels(eight)) - span(kernels(sixteen))).toBeGreaterThan(0.9 * k);
+  });
+});
+
+describe('the legacy default stream', () => {
+  const legacy = (nonBlocking: boolean): ProgramDef =>
+    defineProgram({
+      name: 'legacy',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const s = ctx.streamCreate({ nonBlocking, name: 'worker' });
+        ctx.launch(spin, { out, trips: 20000 }, undefined, { stream: s });
+        ctx.launch(spin, { out: ctx.host.offset(out, f32, 32), trips: 100 }); // the default stream
+        ctx.deviceSynchronize();
+      },
+    });
+  it('a blocking stream and the legacy stream wait for each other; the rule names both launches', () => {
+    const p = run(legacy(false));
+    const [long, short] = kernels(p) as [TimelineOp, TimelineOp];
+    expect(short.stream).toBe(7);
+    expect(short.startNs).toBeGreaterThanOrEqual(long.endNs);
+    expect(short.delayedBy).toMatchObject({ cause: 'legacy-stream', op: long.id });
+    const f = p.findings.find((x) => x.rule === 'LegacyStreamSync');
+    expect(f?.message).toContain('nonBlocking');
+    expect(f?.message).toContain('runtime.test.ts:');
+  });
+  it('a non-blocking stream does not', () => {
+    const p = run(legacy(true));
+    const [long, short] = kernels(p) as [TimelineOp, TimelineOp];
+    expect(short.startNs).toBeLessThan(long.endNs);
+    expect(p.findings.some((x) => x.rule === 'LegacyStreamSync')).toBe(false);
+  });
+});
+
+describe('graphs', () => {
+  it("stream capture of seed 003's Jacobi iteration: the DOT has its three nodes and two edges", () => {
+    let dot = '';
+    let nodes = 0;
+    const p = defineProgram({
+      name: 'capture',
+      run: (ctx) => {
+        const s = ctx.streamCreate({ nonBlocking: true });
+        const d = ctx.malloc(4096);
+        const h = ctx.mallocHost(4);
+        ctx.streamBeginCapture(s);
+        ctx.memsetAsync(d, 0, 4, s);
+        ctx.launch(spin, { out: d, trips: 10 }, undefined, { stream: s });
+        ctx.memcpyAsync(h, d, 4, s);
+        const g = ctx.streamEndCapture(s);
+        nodes = g.nodes.length;
+        dot = ctx.graphDebugDotPrint(g);
+      },
+    });
+    run(p);
+    expect(nodes).toBe(3);
+    const id = /subgraph cluster_(\d+)/.exec(dot)?.[1];
+    expect(dot.split('\n')).toEqual([
+      'digraph dot {',
+      `subgraph cluster_${id} {`,
+      `label="graph_${id}" graph[style="dashed"];`,
+      `"graph_${id}_node_0"[style="solid" shape="rectangle" label="0\\nMEMSET\\n"];`,
+      `"graph_${id}_node_1"[style="bold" shape="octagon" label="1\\nspin\\n"];`,
+      `"graph_${id}_node_2"[style="solid" shape="rectangle" label="2\\nMEMCPY\\n"];`,
+      `"graph_${id}_node_0" -> "graph_${id}_node_1";`,
+      `"graph_${id}_node_1" -> "graph_${id}_node_2";`,
+      '}',
+      '}',
+      '',
+    ]);
+  });
+
+  it('the Jacobi loop replayed from two captured graphs gives the stream version\'s field, norm and iterations', async () => {
+    const params = { iterMax: '60' };
+    const streams = await program('jacobi_graph.ts', 'jacobi_streams', { params });
+    const graph = await program('jacobi_graph.ts', 'jacobi_graph', { params });
+    for (const v of ['iterations', 'l2_norm', 'field_checksum']) expect(value(graph, v)).toBe(value(streams, v));
+    expect(value(graph, 'iterations')).toBe(60);
+    expect(value(graph, 'graph_nodes')).toBe(3);
+    // every replayed kernel ran as a node of one of the graph launches
+    const ks = kernels(graph);
+    expect(ks).toHaveLength(60);
+    expect(ks.every((k) => k.graphLaunch !== undefined && graph.timeline.ops[k.graphLaunch]?.kind === 'graph')).toBe(true);
+  });
+
+  it('an explicit graph runs independent branches concurrently and joins them', () => {
+    const p = defineProgram({
+      name: 'diamond',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const g = ctx.graphCreate();
+        const root = ctx.graphAddEmptyNode(g, []);
+        const a = ctx.graphAddKernelNode(g, [root], spin, { out, trips: 4000 });
+        const b = ctx.graphAddKernelNode(g, [root], spin, { out: ctx.host.offset(out, f32, 32), trips: 4000 });
+        ctx.graphAddKernelNode(g, [a, b], spin, { out, trips: 100 });
+        const exec = ctx.graphInstantiate(g);
+        ctx.graphLaunch(exec);
+        ctx.deviceSynchronize();
+      },
+    });
+    const [a, b, join_] = kernels(run(p)) as [TimelineOp, TimelineOp, TimelineOp];
+    expect(b.startNs).toBeLessThan(a.endNs);
+    expect(join_.startNs).toBeGreaterThanOrEqual(Math.max(a.endNs, b.endNs) + C.gpu.graphNodeGapNs - 1);
+  });
+
+  it('cudaGraphExecKernelNodeSetParams changes the arguments of later launches', () => {
+    const seen: number[] = [];
+    const add = defineKernel({
+      name: 'add',
+      params: { p: ptr('global', u32), v: u32 },
+      launch: { grid: 1, block: 1 },
+      setup: (h) => ({ p: h.alloc(u32, 1, 'p') }),
+      body: (k, { p, v }) => p.at(0).store(p.at(0).get().add(v)),
+    });
+    const p = defineProgram({
+      name: 'update',
+      run: (ctx) => {
+        const d = ctx.malloc(4);
+        const g = ctx.graphCreate();
+        const n = ctx.graphAddKernelNode(g, [], add, { p: d, v: 1 });
+        const exec = ctx.graphInstantiate(g);
+        ctx.graphLaunch(exec);
+        ctx.graphExecKernelNodeSetParams(exec, n, { v: 10 });
+        ctx.graphLaunch(exec);
+        ctx.deviceSynchronize();
+        seen.push(ctx.host.readNumber(d, u32, 0));
+      },
+    });
+    run(p);
+    expect(seen).toEqual([11]);
+  });
+});
+
+describe('events, allocation, copies', () => {
+  it('cudaEventElapsedTime spans the kernels between the two records', () => {
+    let ms = 0;
+    let before = true;
+    let after = false;
+    const p = defineProgram({
+      name: 'events',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const s = ctx.streamCreate({ nonBlocking: true });
+        const [e0, e1] = [ctx.eventCreate(), ctx.eventCreate()];
+        ctx.eventRecord(e0, s);
+        ctx.launch(spin, { out, trips: 5000 }, undefined, { stream: s });
+        ctx.eventRecord(e1, s);
+        before = ctx.eventQuery(e1);
+        ctx.eventSynchronize(e1);
+        after = ctx.eventQuery(e1);
+        ms = ctx.eventElapsedTime(e0, e1);
+      },
+    });
+    const r = run(p);
+    const k = kernels(r)[0] as TimelineOp;
+    expect(before).toBe(false);
+    expect(after).toBe(true);
+    // from the first record to the kernel's end: its launch gets to the GPU later than the record
+    expect(ms * 1e6).toBeGreaterThan(k.endNs - k.startNs);
+    expect(ms * 1e6).toBeLessThan(k.endNs - k.startNs + C.host.launchKernelNs + C.gpu.launchLatencyNs + 1);
+  });
+
+  it('the pool keeps freed memory across a synchronize only up to its release threshold', () => {
+    const program_ = (threshold: number): ProgramDef =>
+      defineProgram({
+        name: 'pool',
+        run: (ctx) => {
+          ctx.setMemPoolReleaseThreshold(threshold);
+          const s = ctx.streamCreate({ nonBlocking: true });
+          for (let i = 0; i < 3; i++) {
+            ctx.freeAsync(ctx.mallocAsync(1 << 20, s), s);
+            ctx.streamSynchronize(s);
+          }
+        },
+      });
+    const calls = (p: ProgramRun): number[] => p.timeline.api.filter((a) => a.name === 'cudaMallocAsync').map((a) => a.endNs - a.startNs);
+    // threshold 0: each synchronize gives the block back, each allocation grows the pool again
+    expect(calls(run(program_(0)))).toEqual([C.host.poolGrowNs, C.host.poolGrowNs, C.host.poolGrowNs]);
+    expect(calls(run(program_(2 ** 40)))).toEqual([C.host.poolGrowNs, C.host.mallocAsyncPairNs / 2, C.host.mallocAsyncPairNs / 2]);
+  });
+
+  it('cudaFree waits for the device; the MallocFreeInLoop rule fires on the seed example, not on its async form', async () => {
+    const sync = await program('streams.ts', 'malloc_sync');
+    const async_ = await program('streams.ts', 'malloc_async');
+    const free = sync.timeline.api.find((a) => a.name === 'cudaFree');
+    expect((free?.endNs ?? 0) - (free?.startNs ?? 0)).toBeGreaterThan(C.host.syncWakeNs);
+    expect(sync.findings.some((f) => f.rule === 'MallocFreeInLoop')).toBe(true);
+    expect(async_.findings.some((f) => f.rule === 'MallocFreeInLoop')).toBe(false);
+    expect(async_.timeline.endNs).toBeLessThan(sync.timeline.endNs);
+  });
+
+  it('copies move the bytes; pageable ones are slower and named by the PageableMemcpy rule', () => {
+    const got: number[] = [];
+    const program_ = (pinned: boolean): ProgramDef =>
+      defineProgram({
+        name: 'copies',
+        run: (ctx) => {
+          const n = 1 << 20;
+          const src = pinned ? ctx.mallocHost(n) : ctx.hostAlloc(n);
+          const back = ctx.mallocHost(n);
+          for (let i = 0; i < n; i += 4096) src.bytes[i] = (i >> 12) & 0xff;
+          const d = ctx.malloc(n);
+          ctx.memcpy(d, src, n);
+          ctx.memcpy(back, d, n);
+          got.push(back.bytes[4096 * 7] as number, back.bytes[4096 * 200] as number);
+        },
+      });
+    const pinned = run(program_(true));
+    const pageable = run(program_(false));
+    expect(got).toEqual([7, 200, 7, 200]);
+    const h2d = (p: ProgramRun): TimelineOp => p.timeline.ops.find((o) => o.copyKind === 'HtoD') as TimelineOp;
+    expect(h2d(pinned).endNs - h2d(pinned).startNs).toBeCloseTo(C.copy.h2dLatencyNs + (1 << 20) / C.copy.h2dBytesPerNs, 3);
+    expect(h2d(pageable).endNs - h2d(pageable).startNs).toBeGreaterThan(3 * (h2d(pinned).endNs - h2d(pinned).startNs));
+    expect(pageable.findings.some((f) => f.rule === 'PageableMemcpy')).toBe(true);
+    expect(pinned.findings.some((f) => f.rule === 'PageableMemcpy')).toBe(false);
+  });
+
+  it('a host function runs in stream order, between the work around it', () => {
+    const order: string[] = [];
+    const p = defineProgram({
+      name: 'hostfn',
+      run: (ctx) => {
+        const d = ctx.malloc(4);
+        const s = ctx.streamCreate({ nonBlocking: true });
+        ctx.memsetAsync(d, 7, 4, s);
+        ctx.launchHostFunc(s, () => order.push(`memset done: ${ctx.host.mem.find(d.address, 4) ? 'yes' : 'no'}`));
+        ctx.launchHostFunc(s, () => order.push('second'));
+        order.push('host continues');
+        ctx.streamSynchronize(s);
+      },
+    });
+    const r = run(p);
+    expect(order).toEqual(['host continues', 'memset done: yes', 'second']);
+    const fns = r.timeline.ops.filter((o) => o.kind === 'host');
+    expect((fns[1] as TimelineOp).startNs).toBeGreaterThanOrEqual((fns[0] as TimelineOp).endNs);
+  });
+});
+
+describe('launch overhead', () => {
+  it('many tiny launches: the LaunchOverhead rule advises a graph; replaying one removes the host from the pace', async () => {
+    const p = await program('launch_overhead.ts', 'launch_overhead', { params: { n: '100', reps: '1', syncs: '10' } });
+    const f = p.findings.find((x) => x.rule === 'LaunchOverhead');
+    expect(f?.message).toContain('CUDA graph');
+    expect(f?.estimatedSavingNs).toBeGreaterThan(0);
+    expect(value(p, 'graph_replay_gpu_us_per_kernel')).toBeLessThan(value(p, 'stream_launch_gpu_us_per_kernel') / 4);
+  });
+});
