@@ -21,7 +21,7 @@ export default class Profile extends WarpsightCommand {
   };
   static override flags = {
     kernel: Flags.string({ char: 'k', multiple: true, description: 'kernel or program name to profile (repeatable; regex:<expr> matches)' }),
-    arch: Flags.string({ default: 'h200', description: 'GPU to emulate: h200, h100, a100' }),
+    arch: Flags.string({ default: 'h200', description: 'GPU to emulate: h200, h100, a100, or an H200 MIG instance h200-mig-1g|2g|3g|4g|7g' }),
     param: Flags.string({ multiple: true, description: 'scalar kernel parameter, name=value (repeatable)' }),
     grid: Flags.string({ description: 'override the grid, x[,y[,z]]' }),
     block: Flags.string({ description: 'override the block, x[,y[,z]]' }),

@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { a100, a100Sources } from './data/a100.js';
 import { h100, h100Sources } from './data/h100.js';
 import { h200, h200Sources } from './data/h200.js';
+import { H200_MIG, migInstance } from './mig.js';
 import type { ArchSpec } from './sources.js';
 import type { Arch } from './types.js';
 
@@ -15,10 +16,14 @@ export type { ArchSources, ArchSpec } from './sources.js';
 /** the GPU the ground truth was measured on, and the default of every command */
 export const DEFAULT_ARCH = 'h200';
 
+const H200: ArchSpec = { arch: h200, sources: h200Sources };
+
 const SPECS: readonly ArchSpec[] = [
   { arch: a100, sources: a100Sources },
   { arch: h100, sources: h100Sources },
-  { arch: h200, sources: h200Sources },
+  H200,
+  // MIG instances of the H200 (h200-mig-1g … h200-mig-7g)
+  ...H200_MIG.map((p) => migInstance(H200, p)),
 ];
 
 /** every arch with its sources, sorted by id */

@@ -73,8 +73,6 @@ export interface RuntimeCosts {
   priorityLeast: number;
   /** cudaDevAttrMemSyncDomainCount */
   memSyncDomainCount: number;
-  /** device memory the runtime may hand out (cudaMemGetInfo's total) */
-  memoryBytes: number;
 }
 
 type Paths<T, P extends string = ''> = { [K in keyof T & string]: T[K] extends number ? `${P}${K}` : Paths<T[K], `${P}${K}.`> }[keyof T & string];
@@ -129,7 +127,6 @@ export const H200_RUNTIME: RuntimeCosts = {
   priorityGreatest: -5,
   priorityLeast: 0,
   memSyncDomainCount: 4,
-  memoryBytes: 150_109_880_320,
 };
 
 export const H200_RUNTIME_SOURCES: RuntimeCostSources = {
@@ -171,11 +168,11 @@ export const H200_RUNTIME_SOURCES: RuntimeCostSources = {
   priorityGreatest: `[MEAS] ${PROBE}: stream priorities 0 to -5`,
   priorityLeast: `[MEAS] ${PROBE}: stream priorities 0 to -5`,
   memSyncDomainCount: '[OBS] ../shared/groundtruth/h200/device_props.txt cudaDevAttrMemSyncDomainCount 4',
-  memoryBytes: '[OBS] ../shared/groundtruth/h200/device_props.txt totalGlobalMem',
 };
 
 /** the runtime costs of an arch: the H200's are measured; the others take them until measured */
 export function runtimeCostsFor(archId: string): RuntimeCosts {
+  // the H100 and A100 and the H200's MIG instances take the H200's host and front-end costs until measured
   void archId;
   return H200_RUNTIME;
 }

@@ -87,8 +87,8 @@ describe('arch data', () => {
 });
 
 describe('arch registry', () => {
-  it('lists a100, h100 and h200, defaulting to h200', () => {
-    expect(listArchs().map((a) => a.id)).toEqual(['a100', 'h100', 'h200']);
+  it('lists a100, h100, h200 and the H200 MIG instances, defaulting to h200', () => {
+    expect(listArchs().map((a) => a.id)).toEqual(['a100', 'h100', 'h200', 'h200-mig-1g', 'h200-mig-2g', 'h200-mig-3g', 'h200-mig-4g', 'h200-mig-7g']);
     expect(DEFAULT_ARCH).toBe('h200');
     expect(getArch(DEFAULT_ARCH).name).toBe('NVIDIA H200');
   });
@@ -100,6 +100,6 @@ describe('arch registry', () => {
 
   it('rejects an unknown id with a UserError listing the valid ones', () => {
     expect(() => getArch('h300')).toThrow(UserError);
-    expect(() => getArch('h300')).toThrow("unknown --arch 'h300': expected one of a100, h100, h200");
+    expect(() => getArch('h300')).toThrow("unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g");
   });
 });

@@ -63,6 +63,20 @@ describe('kernels share the GPU', () => {
   });
 });
 
+describe('MIG instances', () => {
+  it('on a 3g instance (60 SMs) the two 66-block kernels no longer fit side by side; the 1g instance has 16 SMs', async () => {
+    const full = await program('streams.ts', 'two_streams');
+    const r = await profileFile({ file: join(KERNELS, 'streams.ts'), kernel: 'two_streams', arch: 'h200-mig-3g' });
+    const mig = r.programs?.[0] as ProgramRun;
+    expect(Math.max(...mig.timeline.smBusy.map((s) => s.busySms))).toBe(60);
+    const single = (kernels(full)[0] as TimelineOp).endNs - (kernels(full)[0] as TimelineOp).startNs;
+    // 132 blocks of one per SM on 60 SMs: three waves
+    expect(span(kernels(mig))).toBeGreaterThan(2.5 * single);
+    const one = await profileFile({ file: join(KERNELS, 'transpose.ts'), kernel: 'sh_transpose_32x32_bd32x8', arch: 'h200-mig-1g' });
+    expect(one.kernels[0]?.metrics['launch__sm_count']).toBe(16);
+  });
+});
+
 describe('hardware queues: the false dependency', () => {
   it('with 8 queues the ninth stream waits behind the first; the rule names both launches; with 16 it does not', async () => {
     const eight = await program('streams.ts', 'false_dependency');
