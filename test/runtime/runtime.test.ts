@@ -206,6 +206,90 @@ describe('graphs', () => {
     expect(join_.startNs).toBeGreaterThanOrEqual(Math.max(a.endNs, b.endNs) + C.gpu.graphNodeGapNs - 1);
   });
 
+  it('a capture forks into a second stream through an event and joins back: the graph has the fork and the join', () => {
+    let nodes: { type: string; deps: number[] }[] = [];
+    let unjoined = '';
+    const p = defineProgram({
+      name: 'fork',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const [s, t] = [ctx.streamCreate({ nonBlocking: true }), ctx.streamCreate({ nonBlocking: true })];
+        const [fork, join_] = [ctx.eventCreate(), ctx.eventCreate()];
+        ctx.streamBeginCapture(s);
+        ctx.memsetAsync(out, 0, 4096, s);
+        ctx.eventRecord(fork, s);
+        ctx.streamWaitEvent(t, fork); // t joins the capture
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: s });
+        ctx.launch(spin, { out: ctx.host.offset(out, f32, 32), trips: 10 }, undefined, { stream: t });
+        ctx.eventRecord(join_, t);
+        ctx.streamWaitEvent(s, join_);
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: s });
+        const g = ctx.streamEndCapture(s);
+        nodes = g.nodes.map((n) => ({ type: n.type, deps: n.deps.map((d) => d.index) }));
+        // a stream that joins and does not come back is an error at the end of the capture
+        ctx.streamBeginCapture(s);
+        ctx.eventRecord(fork, s);
+        ctx.streamWaitEvent(t, fork);
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: t });
+        try {
+          ctx.streamEndCapture(s);
+        } catch (e) {
+          unjoined = (e as Error).message;
+        }
+      },
+    });
+    run(p);
+    expect(nodes).toEqual([
+      { type: 'memset', deps: [] },
+      { type: 'kernel', deps: [0] },
+      { type: 'kernel', deps: [0] },
+      { type: 'kernel', deps: [1, 2] },
+    ]);
+    expect(unjoined).toMatch(/runtime\.test\.ts:\d+: stream 'Stream 14' joined the capture but its work .* does not rejoin 'Stream 13' .*cudaErrorStreamCaptureUnjoined/);
+  });
+
+  it('cudaMallocAsync in a capture makes an allocation node; a relaxed capture allows cudaMalloc', () => {
+    let types: string[] = [];
+    const p = defineProgram({
+      name: 'alloc nodes',
+      run: (ctx) => {
+        const s = ctx.streamCreate({ nonBlocking: true });
+        ctx.streamBeginCapture(s, 'relaxed');
+        ctx.malloc(64);
+        const d = ctx.mallocAsync(4096, s);
+        ctx.launch(spin, { out: d, trips: 10 }, undefined, { stream: s });
+        ctx.freeAsync(d, s);
+        const g = ctx.streamEndCapture(s);
+        types = g.nodes.map((n) => n.type);
+        ctx.graphLaunch(ctx.graphInstantiate(g), s);
+        ctx.streamSynchronize(s);
+      },
+    });
+    run(p);
+    expect(types).toEqual(['memAlloc', 'kernel', 'memFree']);
+  });
+
+  it('a child graph runs inside its parent, between the parent\'s nodes', () => {
+    const p = defineProgram({
+      name: 'child',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const child = ctx.graphCreate();
+        const c1 = ctx.graphAddKernelNode(child, [], spin, { out, trips: 100 });
+        ctx.graphAddKernelNode(child, [c1], spin, { out, trips: 100 });
+        const g = ctx.graphCreate();
+        const before = ctx.graphAddMemsetNode(g, [], out, 0, 128);
+        const sub = ctx.graphAddChildGraphNode(g, [before], child);
+        ctx.graphAddMemsetNode(g, [sub], out, 1, 128);
+        ctx.graphLaunch(ctx.graphInstantiate(g));
+        ctx.deviceSynchronize();
+      },
+    });
+    const ops = run(p).timeline.ops.filter((o) => o.kind !== 'graph');
+    expect(ops.map((o) => o.kind)).toEqual(['memset', 'kernel', 'kernel', 'memset']);
+    for (let i = 1; i < ops.length; i++) expect((ops[i] as TimelineOp).startNs).toBeGreaterThanOrEqual((ops[i - 1] as TimelineOp).endNs);
+  });
+
   it('cudaGraphExecKernelNodeSetParams changes the arguments of later launches', () => {
     const seen: number[] = [];
     const add = defineKernel({
@@ -231,6 +315,34 @@ describe('graphs', () => {
     });
     run(p);
     expect(seen).toEqual([11]);
+  });
+});
+
+describe('stream priorities', () => {
+  it("a high-priority stream's waiting kernel gets the SMs before a low-priority one that waited longer", () => {
+    const p = defineProgram({
+      name: 'priority',
+      run: (ctx) => {
+        const out = ctx.malloc(1 << 20);
+        const [busy, low, high] = [0, 0, -5].map((priority, i) => ctx.streamCreate({ nonBlocking: true, priority, name: ['busy', 'low', 'high'][i] }));
+        // one block per SM (200 KiB of shared memory): the first kernel fills the GPU for a while,
+        // the low- and then the high-priority kernel arrive while it runs
+        const full = { grid: 132, block: 32, dynamicShared: 200 * 1024 };
+        ctx.launch(spin, { out, trips: 10000 }, full, { stream: busy });
+        ctx.launch(spin, { out, trips: 100 }, full, { stream: low });
+        ctx.launch(spin, { out, trips: 100 }, full, { stream: high });
+        ctx.deviceSynchronize();
+      },
+    });
+    const r = run(p);
+    const on = (name: string): TimelineOp => kernels(r).find((k) => k.stream === r.timeline.streams.find((s) => s.name === name)?.id) as TimelineOp;
+    const [first, low, high] = [on('busy'), on('low'), on('high')];
+    expect(low.submitNs).toBeLessThan(high.submitNs);
+    expect(high.submitNs).toBeLessThan(first.endNs);
+    expect(high.startNs).toBeGreaterThanOrEqual(first.endNs);
+    expect(high.startNs).toBeLessThan(low.startNs);
+    expect(low.startNs).toBeGreaterThanOrEqual(high.endNs);
+    expect(r.timeline.streams.find((s) => s.name === 'high')?.priority).toBe(-5);
   });
 });
 
