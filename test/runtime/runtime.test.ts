@@ -269,6 +269,29 @@ describe('graphs', () => {
     expect(types).toEqual(['memAlloc', 'kernel', 'memFree']);
   });
 
+  it("capture copies the stream's launch attributes into the nodes; a graph launch ignores its stream's (seed 000)", () => {
+    const p = defineProgram({
+      name: 'attributes',
+      run: (ctx) => {
+        const out = ctx.malloc(4096);
+        const remote = ctx.streamCreate({ nonBlocking: true, name: 'remote' });
+        const plain = ctx.streamCreate({ nonBlocking: true, name: 'plain' });
+        ctx.streamSetAttributes(remote, { memSyncDomain: 'remote', memSyncDomainMap: { default: 0, remote: 3 } });
+        ctx.streamBeginCapture(remote);
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: remote });
+        const captured = ctx.graphInstantiate(ctx.streamEndCapture(remote));
+        ctx.streamBeginCapture(plain);
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: plain });
+        const unmarked = ctx.graphInstantiate(ctx.streamEndCapture(plain));
+        ctx.graphLaunch(captured, plain); // keeps the remote domain it was captured with
+        ctx.graphLaunch(unmarked, remote); // the stream's remote domain does not reach it
+        ctx.launch(spin, { out, trips: 10 }, undefined, { stream: remote }); // a plain launch takes it
+        ctx.deviceSynchronize();
+      },
+    });
+    expect(kernels(run(p)).map((k) => k.domain)).toEqual([3, 0, 3]);
+  });
+
   it('a child graph runs inside its parent, between the parent\'s nodes', () => {
     const p = defineProgram({
       name: 'child',
