@@ -150,6 +150,7 @@ export class Runtime {
   private execs = 0;
   private ops = 0;
   private lastLegacy: Op | null = null;
+  private latestEnd = 0;
   private inHostFn = false;
   private pumping = false;
   private pumpAgain = false;
@@ -320,10 +321,9 @@ export class Runtime {
     this.waitHost(name, where, () => this.pending.size === 0, () => this.lastEnd());
   }
 
+  /** the end of the latest work done so far */
   private lastEnd(): number {
-    let t = 0;
-    for (const r of this.record) if (r.endNs > t) t = r.endNs;
-    return t;
+    return this.latestEnd;
   }
 
   // ---- launches, copies, host functions ------------------------------------------------------
@@ -680,6 +680,7 @@ export class Runtime {
   private completeOp(op: Op, end: number): void {
     op.state = 2;
     op.endNs = end;
+    if (end > this.latestEnd) this.latestEnd = end;
     this.pending.delete(op);
     if (op.waiters) for (const w of op.waiters) w();
     this.pump();
