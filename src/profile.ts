@@ -7,6 +7,8 @@ import type { Report } from '../types/report.schema.js';
 import { DEFAULT_ARCH, getArch } from './arch/index.js';
 import type { Dim3 } from './kernel/define.js';
 import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
+import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches.js';
+import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
 import { Session } from './profile/session.js';
 
@@ -29,6 +31,10 @@ export interface ProfileRequest {
    * stall reasons, achieved occupancy. A memory-bound kernel profiles about a quarter faster.
    */
   timing?: boolean;
+  /** ncu's launch filters: --kernel-id, -s/--launch-skip, -c/--launch-count */
+  launches?: LaunchFilter;
+  /** told as each launch starts and ends (a program's launches one by one) */
+  progress?: Progress;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -51,10 +57,38 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.maxWarpInstructions ? { maxWarpInstructions: req.maxWarpInstructions } : {}),
     ...(req.timing === false ? { timing: false } : {}),
   });
-  for (const d of chosen) {
-    if (d.kind === 'kernel') session.runKernel(d);
-    else session.runProgram(d);
+  // a program's launches are its own calls of session.launch: count them as they come
+  const progress = req.progress;
+  let launchIndex = 0;
+  const label = (name: string): string => `${display} -k ${name}`;
+  if (progress) {
+    const launch = session.launch.bind(session);
+    session.launch = ((def, args, config, opts) => {
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress.start(i, 0, label(def.name));
+      launch(def, args, config, opts);
+      progress.done(i, 0, label(def.name), (performance.now() - t0) / 1000);
+    }) as typeof session.launch;
   }
+  const filter = req.launches ?? {};
+  const matcher = launchMatcher(filter);
+  const kept: typeof session.results = [];
+  for (const d of chosen) {
+    const first = session.results.length;
+    if (d.kind === 'kernel') {
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress?.start(i, 0, label(d.name));
+      session.runKernel(d);
+      progress?.done(i, 0, label(d.name), (performance.now() - t0) / 1000);
+    } else session.runProgram(d);
+    for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
+    // later launches cannot change earlier ones: stop once -c launches are in
+    if (matcher.done()) break;
+  }
+  progress?.finish();
+  const kernels = filtersNothing(filter) ? session.results : kept;
   return {
     version: 1,
     tool: { name: 'warpsight', version: TOOL_VERSION },
@@ -65,6 +99,6 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       ...(req.metrics?.length ? { metrics: req.metrics } : {}),
       ...(req.timing === false ? { timing: false } : {}),
     },
-    kernels: session.results,
+    kernels,
   };
 }
