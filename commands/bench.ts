@@ -23,7 +23,7 @@ function writeFile(flag: string, file: string, text: string): void {
 
 export default class Bench extends WarpsightCommand {
   static override summary = 'Profile the kernel suite and compare it with the committed baseline; exit 1 on a regression';
-  static override description = `Profiles every kernel of the suite (reports/bench-suite.json: file, kernel, parameters, and the per-metric thresholds in %), writes the fresh report, and compares it with the baseline like \`warpsight compare\`. A crossed threshold, a kernel missing from either side, or a kernel computing a wrong result fails the run (exit 1). --markdown and --junit write a summary and JUnit XML for CI; --update rewrites the baseline instead of comparing. Kernel names given as arguments run only those suite entries.`;
+  static override description = `Profiles every kernel of the suite (reports/bench-suite.json: file, kernel, parameters, and the per-metric thresholds in %: a number fails a change in the metric's worse direction, "+5%" / "-5%" / "±5%" a rise / fall / either), writes the fresh report, and compares it with the baseline like \`warpsight compare\`. A crossed threshold, a kernel missing from either side, or a kernel computing a wrong result fails the run (exit 1). --markdown and --junit write a summary and JUnit XML for CI; --update rewrites the baseline instead of comparing. Kernel names given as arguments run only those suite entries.`;
   static override examples = [
     '<%= config.bin %> bench --baseline reports/baseline.json',
     '<%= config.bin %> bench --baseline reports/baseline.json --junit out/bench-junit.xml --markdown out/bench-summary.md',

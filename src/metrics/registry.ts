@@ -336,3 +336,26 @@ export function metricInfo(id: string): MetricInfo {
 export function unitOf(id: string): NcuUnit {
   return metricInfo(id).unit;
 }
+
+/** Which way a metric improves: fewer (lower) or more (higher). */
+export type Better = 'lower' | 'higher';
+
+/**
+ * Which way each kind of metric improves, by its ncu name, as data: first match wins. Work done for
+ * the same result (instructions, requests, sectors, wavefronts, bank conflicts, bytes moved, time,
+ * stalls, divergence, spills) is better lower; how well the hardware is used per unit of work (hit
+ * rates, occupancy, threads per instruction, branch uniformity, instructions per cycle, eligible
+ * warps) is better higher. Throughput percentages, clocks, sizes and launch settings have no better
+ * direction: a threshold on them fails both ways. `compare`/`bench` thresholds use it.
+ */
+const DIRECTIONS: readonly (readonly [RegExp, Better])[] = [
+  [/hit_rate|_hit_ratio/, 'higher'],
+  [/warps_active\.avg\.pct_of_peak|achieved_occupancy|maximum_warps_per_active_cycle_pct|occupancy_(limit|per_)|warps_eligible|issue_active\.avg/, 'higher'],
+  [/thread_inst_executed(_pred_on)?_per_inst_executed|average_branch_targets_threads_uniform|inst_(executed|issued)\.avg\.per_cycle|average_data_bytes_per_sector/, 'higher'],
+  [/bank_conflicts|wavefronts|sectors|requests|__bytes|_bytes_|inst_executed|inst_issued|threads_divergent|spilling|time_duration|cycles_(active|elapsed)(\.|$)|warps_issue_stalled|average_warp_latency|average_warps_active_per_inst|_excessive/, 'lower'],
+];
+
+export function betterDirection(id: string): Better | undefined {
+  if (/pct_of_peak_sustained|per_second|\.peak_sustained|lookup_hit|^launch__|^device__/.test(id) && !/warps_active\.avg\.pct_of_peak/.test(id)) return undefined;
+  return DIRECTIONS.find(([re]) => re.test(id))?.[1];
+}

@@ -38,6 +38,44 @@ describe('compare and bench exit codes', () => {
     expect(r.stdout).toContain('1 threshold crossed');
   });
 
+  it('compare: the padding that removes the bank conflicts is an improvement, not a regression', () => {
+    // lower is better for bank conflicts (the registry): the worse direction is up
+    const r = cli('compare', unpadded, padded, '--threshold', `${BC}=1`, '--json');
+    expect(r.status, r.stdout).toBe(0);
+    const json = JSON.parse(r.stdout) as { regressions: number; kernels: { metrics: { metric: string; pct: number; direction: string; regression: boolean }[] }[] };
+    const row = json.kernels[0]?.metrics.find((m) => m.metric === BC);
+    expect(row).toMatchObject({ pct: -100, direction: 'up', regression: false });
+    // ±: either way fails
+    expect(cli('compare', unpadded, padded, '--threshold', `${BC}=±1`).status).toBe(1);
+    // -pct fails only on a fall: the unpadded kernel's conflicts rose
+    expect(cli('compare', padded, unpadded, '--threshold', `${BC}=-1%`).status).toBe(0);
+  });
+
+  it('compare: higher is better for achieved occupancy; duration fails only on a rise with +pct', () => {
+    const occ = 'sm__warps_active.avg.pct_of_peak_sustained_active';
+    // the unpadded transpose: 78.1 % -> 60.0 % achieved occupancy, 4.04 -> 7.67 us
+    const worse = cli('compare', padded, unpadded, '--threshold', `${occ}=5`, '--changed');
+    expect(worse.status).toBe(1);
+    expect(worse.stdout).toMatch(/sm__warps_active\.avg\.pct_of_peak_sustained_active.*-23\.22%.*FAIL \(-5%\)/);
+    expect(cli('compare', unpadded, padded, '--threshold', `${occ}=5`).status).toBe(0);
+    expect(cli('compare', padded, unpadded, '--threshold', 'gpu__time_duration.sum=+5%').status).toBe(1);
+    expect(cli('compare', unpadded, padded, '--threshold', 'gpu__time_duration.sum=+5%').status).toBe(0);
+  });
+
+  it('compare: floating-point noise below the floor is no change', () => {
+    const k = baseline.kernels.find((x) => x.name === 'sh_transpose_32x33_bd32x8');
+    if (!k) throw new Error('baseline lacks the padded transpose');
+    const duration = k.metrics['gpu__time_duration.sum'] as number;
+    // the same run with the duration summed in another order: a few ulps apart
+    const file = join(OUT, 'noisy.json');
+    writeFileSync(file, JSON.stringify({ ...baseline, kernels: [{ ...k, metrics: { ...k.metrics, 'gpu__time_duration.sum': duration * (1 + 1e-12) } }] }));
+    const r = cli('compare', padded, file, '--threshold', 'gpu__time_duration.sum=±0', '--json');
+    expect(r.status, r.stdout).toBe(0);
+    const row = (JSON.parse(r.stdout) as { kernels: { metrics: { metric: string; pct: number; noise?: boolean }[] }[] }).kernels[0]?.metrics.find((m) => m.metric === 'gpu__time_duration.sum');
+    expect(row).toMatchObject({ pct: 0, noise: true });
+    expect(cli('compare', padded, file, '--threshold', 'gpu__time_duration.sum=±0', '--noise-floor', '0').status).toBe(1);
+  });
+
   it('compare: exit 0 on identical reports; --json is the comparison', () => {
     const r = cli('compare', padded, padded, '--threshold', `${BC}=1`, '--json');
     expect(r.status).toBe(0);
