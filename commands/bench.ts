@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
+import { writeFileAtomic } from '../src/cli/writeFile.js';
 
 interface BenchResult {
   passed: boolean;
@@ -14,8 +14,7 @@ interface BenchResult {
 
 function writeFile(flag: string, file: string, text: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    writeFileAtomic(file, text);
   } catch (e) {
     throw new UserError(`${flag} ${file}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }

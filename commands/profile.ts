@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
@@ -121,7 +121,14 @@ export default class Profile extends WarpsightCommand {
     // what was collected, as one report for the console, CSV, JSON and -o; units for every metric in it
     const report = withUnits(selectReport(full, { ...(sections ? { sections } : {}), ...(metrics ? { metrics } : {}) }));
     checkReport(report, 'the generated report');
-    if (flags.output) writeFileSync(flags.output, reportJson(report));
+    if (flags.output) {
+      const { writeFileAtomic } = await import('../src/cli/writeFile.js');
+      try {
+        writeFileAtomic(flags.output, reportJson(report));
+      } catch (e) {
+        throw new UserError(`-o ${flags.output}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+    }
     if (flags.html !== undefined || flags.charts !== undefined) {
       const { writeReportOutputs } = await import('../src/report/html/outputs.js');
       const said = await writeReportOutputs(full, {

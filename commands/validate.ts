@@ -149,7 +149,13 @@ export default class Validate extends Command {
           tty: process.stdout.isTTY === true,
         },
         // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
-        async (req) => (await import('../src/profile.js')).profileFile(req),
+        async (req) => {
+          // a line per launch on stderr, as profile prints it: a bar on a terminal, plain lines in CI
+          const { createProgress, isInteractive } = await import('../src/bench/progress.js');
+          const ci = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+          const progress = isInteractive(process.stderr, process.env) || ci ? createProgress(process.stderr, process.env, 'validate') : undefined;
+          return (await import('../src/profile.js')).profileFile({ ...req, ...(progress ? { progress } : {}) });
+        },
       );
     } catch (e) {
       if (!(e instanceof UserError)) throw e;

@@ -39,14 +39,15 @@ export function createProgress(stream: ProgressStream = process.stderr, env: Nod
   }
   const cols = Math.max(40, stream.columns ?? 80);
   const line = (text: string): string => (text.length > cols - 1 ? `${text.slice(0, cols - 2)}…` : text.padEnd(cols - 1));
-  const head = (n: number, total: number): string => (total > 0 ? `${bar(n, total)} ${of(n, total)}` : `${prefix} [${n}]`);
   let drawn = false;
   return {
+    // with a total, a bar of the entries done; without one (a program's launches), the launch running
     start: (i, total, label) => {
       drawn = true;
-      stream.write(`\r${line(`${head(i, total)} ${label}`)}`);
+      stream.write(`\r${line(total > 0 ? `${bar(i, total)} ${of(i, total)} ${label}` : `${prefix} [${i + 1}] ${label}`)}`);
     },
-    done: (i, total, label) => stream.write(`\r${line(`${head(i + 1, total)} ${label}`)}`),
+    done: (i, total, label, seconds) =>
+      stream.write(`\r${line(total > 0 ? `${bar(i + 1, total)} ${of(i + 1, total)} ${label}` : `${prefix} [${i + 1}] ${label}: ${seconds.toFixed(1)} s`)}`),
     // a line that was drawn ends; a run that drew nothing leaves stderr as it was
     finish: () => {
       if (drawn) stream.write('\n');

@@ -220,6 +220,37 @@ describe('profile: ncu flags', () => {
   });
 });
 
+describe('profile: progress on a terminal', () => {
+  it('redraws one line per launch on a TTY stderr (CI unset) and ends it; stdout is only the report', async () => {
+    let err = '';
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    const ci = process.env.CI;
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    delete process.env.CI;
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    });
+    try {
+      const { out } = await run([FILE, '-c', '2', '--section', 'LaunchStats', '--json']);
+      expect((JSON.parse(out) as Report).kernels).toHaveLength(2);
+    } finally {
+      write.mockRestore();
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+      if (ci !== undefined) process.env.CI = ci;
+    }
+    const frames = err.split('\r').filter(Boolean).map((f) => f.trimEnd().replace(/: [\d.]+ s$/, ': s'));
+    expect(frames).toEqual([
+      'profile [1] kernels/warp_primitives.ts -k shfl_broadcast',
+      'profile [1] kernels/warp_primitives.ts -k shfl_broadcast: s',
+      'profile [2] kernels/warp_primitives.ts -k tile_shfl',
+      'profile [2] kernels/warp_primitives.ts -k tile_shfl: s',
+    ]);
+    expect(err.endsWith('\n')).toBe(true);
+  });
+});
+
 describe('profile: exit codes and output files (dev entry)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warpsight-flags-'));
   const wrong = join(dir, 'wrong.ts');
