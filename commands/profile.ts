@@ -144,29 +144,11 @@ export default class Profile extends WarpsightCommand {
     // non-zero exit under ncu --check-exit-code yes
     if (flags['check-exit-code'] && wrong.length > 0) process.exitCode = 1;
     if (this.jsonEnabled()) return report;
-    process.stdout.write(await this.render(report, flags, sections, metrics));
+    const { renderReport } = await import('../src/cli/render.js');
+    process.stdout.write(
+      await renderReport(report, { csv: flags.csv, page: flags.page, summary: flags['print-summary'], units: flags['print-units'], metricName: flags['print-metric-name'], sections, metrics }),
+    );
     for (const k of wrong) this.warn(`kernel '${k.name}' computed a wrong result: ${k.check?.message ?? ''}`);
     return report;
-  }
-
-  private async render(
-    report: Report,
-    flags: { csv: boolean; page: 'details' | 'raw' | 'source' | 'session'; 'print-summary': 'none' | 'per-kernel' | 'per-gpu'; 'print-units': 'auto' | 'base'; 'print-metric-name': 'label' | 'name' | 'label-name' },
-    sections: readonly string[] | undefined,
-    metrics: readonly string[] | undefined,
-  ): Promise<string> {
-    const pages = await import('../src/report/pages.js');
-    const csv = await import('../src/report/csv.js');
-    const chosen = { ...(sections ? { sections } : {}), ...(metrics ? { metrics } : {}) };
-    if (flags['print-summary'] !== 'none') {
-      const perGpu = flags['print-summary'] === 'per-gpu';
-      return flags.csv ? pages.writeSummaryCsv(report, { ...chosen, perGpu }) : pages.renderSummary(report, { ...chosen, perGpu, units: flags['print-units'], metricName: flags['print-metric-name'] });
-    }
-    if (flags.page === 'session') return flags.csv ? pages.writeSessionCsv(report) : pages.renderSessionPage(report);
-    if (flags.page === 'raw') return flags.csv ? csv.writeRawCsv(report) : pages.renderRawPage(report, { units: flags['print-units'] });
-    if (flags.page === 'source') return flags.csv ? csv.writeSourceCsv(report) : pages.renderSourcePage(report);
-    if (flags.csv) return csv.writeDetailsCsv(report, csv.detailsSectionsFor(chosen));
-    const { renderTerminal } = await import('../src/report/terminal.js');
-    return renderTerminal(report, { ...chosen, units: flags['print-units'], metricName: flags['print-metric-name'] });
   }
 }

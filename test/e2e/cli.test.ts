@@ -111,4 +111,16 @@ describe('compare and bench exit codes', () => {
     expect(t.stdout).toContain('Section: Launch Statistics');
     expect(cli('report', join(OUT, 'missing.json')).stderr).toContain('error: report file not found');
   });
+
+  it("report: profile's pages and selection on a saved report (source with file:line, --metrics on the raw CSV)", () => {
+    const source = cli('report', unpadded, '--page', 'source');
+    expect(source.status).toBe(0);
+    expect(source.stdout).toMatch(/Address\s+Location\s+Source/);
+    expect(source.stdout).toMatch(/kernels\/transpose\.ts:\d+\s+LDS/);
+    const raw = cli('report', unpadded, '--metrics', `${BC},smsp__inst_executed.sum`, '--csv', '--page', 'raw');
+    const [head = '', units = ''] = raw.stdout.split('\n');
+    expect(head.endsWith(`"${BC}","smsp__inst_executed.sum"`)).toBe(true);
+    expect(units.endsWith('"","inst"')).toBe(true);
+    expect(cli('report', unpadded, '--page', 'session').stdout).toMatch(/Launches\s+1/);
+  });
 });
