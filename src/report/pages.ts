@@ -4,7 +4,7 @@
  * `--query-metrics`). Plain text, deterministic.
  */
 import type { KernelResult, Report } from '../../types/report.schema.js';
-import { METRICS, metricInfo, unitOf } from '../metrics/registry.js';
+import { type Better, METRICS, betterDirection, metricInfo, unitOf } from '../metrics/registry.js';
 import { SECTIONS, SECTION_SETS, appliesTo, ccNumber, sectionById, sectionMetricIds } from '../metrics/sections.js';
 import { formatNcuNumber, sourceHeader, sourceRows } from './csv.js';
 import { type PrintUnits, formatMetric, formatNumber, scaleUnit } from './format.js';
@@ -228,6 +228,8 @@ export interface MetricListing {
   unit: string;
   description: string;
   section?: string;
+  /** which way it improves, as compare/bench thresholds judge it; absent: neither */
+  better?: Better;
 }
 
 /** `--query-metrics`: the registry, by id; `filter` keeps ids containing any of its words */
@@ -235,10 +237,13 @@ export function listMetrics(filter: readonly string[] = []): MetricListing[] {
   return [...METRICS]
     .filter((m) => filter.length === 0 || filter.some((f) => m.id.includes(f)))
     .sort((a, b) => byId(a.id, b.id))
-    .map((m) => ({ ...metricInfo(m.id), ...(m.section ? { section: m.section } : {}) }));
+    .map((m) => {
+      const better = betterDirection(m.id);
+      return { ...metricInfo(m.id), ...(m.section ? { section: m.section } : {}), ...(better ? { better } : {}) };
+    });
 }
 
 export function renderMetrics(metrics: readonly MetricListing[], device: string): string {
-  const body = metrics.map((m) => [m.id, m.unit, m.description || m.label]);
-  return `Device ${device}\n${gridLines(['Metric Name', 'Metric Unit', 'Metric Description'], body, new Set([1, 2])).join('\n')}\n`;
+  const body = metrics.map((m) => [m.id, m.unit, m.better ?? '', m.description || m.label]);
+  return `Device ${device}\n${gridLines(['Metric Name', 'Metric Unit', 'Better', 'Metric Description'], body, new Set([1, 2, 3])).join('\n')}\n`;
 }

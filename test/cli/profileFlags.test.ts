@@ -103,7 +103,8 @@ describe('profile: ncu flags', () => {
     expect(metrics.map((m) => m.id)).toEqual(['dram__bytes.sum.per_second', 'dram__bytes_read.sum', 'dram__bytes_write.sum']);
     expect(metrics[1]).toMatchObject({ unit: 'byte', description: 'bytes read from device memory (64-byte fill granules on the H200)' });
     expect(out).toMatch(/^Device NVIDIA H200\n/);
-    expect(out).toMatch(/dram__bytes_read\.sum\s+byte\s+bytes read from device memory/);
+    expect(out).toMatch(/dram__bytes_read\.sum\s+byte\s+lower\s+bytes read from device memory/);
+    expect(metrics[1]).toMatchObject({ better: 'lower' });
     const all = (await run(['--query-metrics'])).result as { metrics: unknown[] };
     expect(all.metrics.length).toBeGreaterThan(150);
   });
