@@ -92,6 +92,10 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     expect(renderMs).toBeGreaterThan(0);
+    // every section folds; the page fits a 1,400 px window (the hot-spot table's source lines wrap)
+    expect(await page.$$eval('section.section > details[open] > summary h3', (h) => h.length)).toBe(sections.length);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(await page.$$eval('nav.toc a', (as) => as.map((a) => a.getAttribute('href')))).toContain('#k0-Occupancy');
     await page.screenshot({ path: join(OUT, 'transpose.png'), fullPage: true });
     await page.close();
   });
@@ -111,6 +115,37 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     expect(requests).toEqual([]);
     await page.close();
   });
+
+  it('a 9-launch program: a chart of any metric across launches, navigation, folded launches, no wider than the window', async () => {
+    // the L2-persistence sweep of the issue (launches 0-8: 4 x pass1/pass2, evict), counters only
+    const { profileFile } = await import('../../src/profile.js');
+    const report = await profileFile({ file: 'kernels/l2_persistence.ts', kernel: 'l2_plain', cacheControl: 'none', timing: false });
+    expect(report.kernels).toHaveLength(9);
+    const { page, errors, requests } = await open(report, 'program');
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    // the overview chart: one point per launch of the chosen metric, the L2 hit rate first
+    const overview = 'figure[data-kind="overview"]';
+    const points = (): Promise<number> => page.$$eval(`${overview} svg .mark-symbol path`, (p) => p.length);
+    expect(await points()).toBe(9);
+    const select = `${overview} .vega-bind select`;
+    expect(await page.$eval(select, (s) => (s as HTMLSelectElement).value)).toBe('lts__t_sector_hit_rate.pct');
+    const options = await page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent ?? ''));
+    expect(options).toContain('dram__bytes_read.sum');
+    expect(options.length).toBeGreaterThan(100);
+    await page.selectOption(select, 'dram__bytes_read.sum');
+    expect(await points()).toBe(9);
+    expect(await page.$eval(`${overview} svg`, (s) => s.getAttribute('aria-label') ?? s.textContent ?? '')).toBeTruthy();
+    // navigation: the overview and every launch; launches fold, the first open
+    const links = await page.$$eval('nav.toc a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual(['#overview', ...report.kernels.map((_, i) => `#kernel-${i}`)]);
+    expect(await page.$$eval('details.launch[open]', (d) => d.length)).toBe(1);
+    await page.click('nav.toc a[href="#kernel-8"]');
+    await page.waitForFunction(() => (document.querySelector('#kernel-8 details.launch') as HTMLDetailsElement | null)?.open === true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    await page.screenshot({ path: join(OUT, 'program.png'), fullPage: true });
+    await page.close();
+  }, 240_000);
 
   it('opens a report of the 4M-thread global kernels in under 2 s', async () => {
     const report = only('g_ld_u32_coalesced', 'g_ld_u32_stride32', 'g_st_u32_coalesced');

@@ -11,7 +11,8 @@ describe('charts', () => {
   it('builds throughput, memory, occupancy, source and rules charts with unique ids', () => {
     const charts = buildCharts(fakeReport(), { occupancy: FAKE_OCCUPANCY });
     const kinds = new Set(charts.map((c) => c.kind));
-    expect([...kinds].sort()).toEqual(['memory', 'occupancy', 'rules', 'source', 'throughput']);
+    // two launches: the chart across them too
+    expect([...kinds].sort()).toEqual(['memory', 'occupancy', 'overview', 'rules', 'source', 'throughput']);
     expect(new Set(charts.map((c) => c.id)).size).toBe(charts.length);
     expect(charts.filter((c) => c.kernelIndex === 0 && c.kind === 'occupancy')).toHaveLength(3);
   });
