@@ -92,6 +92,31 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     expect(renderMs).toBeGreaterThan(0);
+    // the memory chart's labels: a unit's text fits inside its box, a link's text touches no box and
+    // no other text (the halo copies of a label coincide)
+    const overlaps = await page.$eval('figure[data-kind="memory"] svg', (svg) => {
+      const rects = Array.from(svg.querySelectorAll('.mark-rect path')).map((p) => p.getBoundingClientRect());
+      const boxes = new Map<string, DOMRect>();
+      for (const t of Array.from(svg.querySelectorAll('.mark-text text'))) {
+        const r = t.getBoundingClientRect();
+        if ((t.textContent ?? '') !== '' && r.width > 0) boxes.set(`${t.textContent}@${Math.round(r.x)},${Math.round(r.y)}`, r);
+      }
+      const meet = (a: DOMRect, b: DOMRect): boolean => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      const inside = (a: DOMRect, b: DOMRect): boolean => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+      const hits: string[] = [];
+      const list = [...boxes.entries()];
+      list.forEach(([name, r], i) => {
+        const cx = (r.left + r.right) / 2;
+        const cy = (r.top + r.bottom) / 2;
+        const home = rects.find((b) => cx > b.left && cx < b.right && cy > b.top && cy < b.bottom);
+        if (home) {
+          if (!inside(r, home)) hits.push(`${name} leaves its box`);
+        } else if (rects.some((b) => meet(r, b))) hits.push(`${name} runs into a box`);
+        for (const [other, q] of list.slice(i + 1)) if (meet(r, q)) hits.push(`${name} x ${other}`);
+      });
+      return hits;
+    });
+    expect(overlaps).toEqual([]);
     // every section folds; the page fits a 1,400 px window (the hot-spot table's source lines wrap)
     expect(await page.$$eval('section.section > details[open] > summary h3', (h) => h.length)).toBe(sections.length);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
