@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
@@ -12,6 +14,7 @@ export default class Compare extends WarpsightCommand {
     "<%= config.bin %> compare a.json b.json --threshold 'gpu__time_duration.sum=+5%' --threshold 'lts__t_sector_hit_rate.pct=-2%'",
     "<%= config.bin %> compare a.json b.json --threshold 'l1tex__t_sectors*=0' --changed",
     '<%= config.bin %> compare a.json b.json --json',
+    '<%= config.bin %> compare padded.json unpadded.json --html diff.html',
   ];
   static override enableJsonFlag = true;
   static override args = {
@@ -22,6 +25,8 @@ export default class Compare extends WarpsightCommand {
     threshold: Flags.string({ multiple: true, description: 'metric=pct: fail when the metric gets worse by more than pct percent; =+pct on a rise, =-pct on a fall, =±pct either (repeatable)' }),
     'noise-floor': Flags.string({ default: '0.0001', description: 'changes of non-integer values below this % of the value are noise, not a change' }),
     changed: Flags.boolean({ description: 'show only metrics that changed' }),
+    html: Flags.string({ description: 'also write the comparison as a self-contained HTML page, changes coloured better / worse' }),
+    force: Flags.boolean({ char: 'f', description: 'overwrite the --html file if it exists' }),
   };
 
   async run(): Promise<Comparison> {
@@ -31,7 +36,18 @@ export default class Compare extends WarpsightCommand {
     const thresholds = (flags.threshold ?? []).map(parseThreshold);
     const noiseFloorPct = Number(flags['noise-floor'].replace(/%$/, ''));
     if (!Number.isFinite(noiseFloorPct) || noiseFloorPct < 0) throw new UserError(`--noise-floor ${flags['noise-floor']}: expected a percentage >= 0, e.g. --noise-floor 0.01`, 2);
+    if (flags.html !== undefined && !flags.force && existsSync(flags.html)) throw new UserError(`--html ${flags.html}: the file exists; pass -f (--force) to overwrite it, or choose another name`, 2);
     const comparison = compareReports(readReport(args.base), readReport(args.new), { thresholds, noiseFloorPct });
+    if (flags.html !== undefined) {
+      const { renderCompareHtml } = await import('../src/report/html/compare.js');
+      const { writeFileAtomic } = await import('../src/cli/writeFile.js');
+      try {
+        writeFileAtomic(flags.html, renderCompareHtml(comparison, { base: basename(args.base), new: basename(args.new) }));
+      } catch (e) {
+        throw new UserError(`--html ${flags.html}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+      if (!this.jsonEnabled()) process.stderr.write(`HTML comparison: ${flags.html}\n`);
+    }
     if (!this.jsonEnabled()) process.stdout.write(renderComparison(comparison, { tty: process.stdout.isTTY === true, changedOnly: flags.changed }));
     // oclif prints the --json result after run() returns; exit afterwards so CI sees the failure
     if (comparison.regressions > 0) process.exitCode = 1;

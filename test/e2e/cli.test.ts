@@ -4,7 +4,7 @@
  * identical reports; `bench` fails the same way and writes JUnit and markdown saying why.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
@@ -74,6 +74,29 @@ describe('compare and bench exit codes', () => {
     const row = (JSON.parse(r.stdout) as { kernels: { metrics: { metric: string; pct: number; noise?: boolean }[] }[] }).kernels[0]?.metrics.find((m) => m.metric === 'gpu__time_duration.sum');
     expect(row).toMatchObject({ pct: 0, noise: true });
     expect(cli('compare', padded, file, '--threshold', 'gpu__time_duration.sum=±0', '--noise-floor', '0').status).toBe(1);
+  });
+
+  it('compare --html: a page with the changes coloured better / worse and crossed thresholds; -f to overwrite', () => {
+    const html = join(OUT, 'compare.html');
+    rmSync(html, { force: true });
+    const r = cli('compare', padded, unpadded, '--threshold', `${BC}=1`, '--html', html);
+    expect(r.status).toBe(1);
+    const page = readFileSync(html, 'utf8');
+    const row = (metric: string): string => new RegExp(`<tr class="(\\w+)" data-metric="${metric.replace(/\./g, '\\.')}"`).exec(page)?.[1] ?? '';
+    expect(row(BC)).toBe('regression');
+    // the unpadded transpose: slower, lower achieved occupancy, no better direction for the SM's % of peak
+    expect(row('gpu__time_duration.sum')).toBe('worse');
+    expect(row('sm__warps_active.avg.pct_of_peak_sustained_active')).toBe('worse');
+    expect(row('sm__throughput.avg.pct_of_peak_sustained_elapsed')).toBe('changed');
+    expect(page).toContain('+ appeared: <span class="tag opt">OPT</span> SharedMemoryConflicts');
+    expect(page).not.toContain('<script');
+    // the other way round the padding is an improvement
+    const back = cli('compare', unpadded, padded, '--html', html);
+    expect(back.status).not.toBe(0);
+    expect(back.stderr).toContain('--html');
+    expect(cli('compare', unpadded, padded, '--html', html, '-f').status).toBe(0);
+    const again = readFileSync(html, 'utf8');
+    expect(/<tr class="(\w+)" data-metric="l1tex__data_bank_conflicts_pipe_lsu_mem_shared\.sum"/.exec(again)?.[1]).toBe('better');
   });
 
   it('compare: exit 0 on identical reports; --json is the comparison', () => {

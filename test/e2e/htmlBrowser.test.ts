@@ -172,6 +172,26 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     await page.close();
   }, 240_000);
 
+  it('compare --html: the diff page fits the window, runs nothing, highlights the changes', async () => {
+    const { compareReports, parseThreshold } = await import('../../src/report/compare.js');
+    const { renderCompareHtml } = await import('../../src/report/html/compare.js');
+    const c = compareReports(only('sh_transpose_32x33_bd32x8'), only('sh_transpose_32x32_bd32x8'), { thresholds: [parseThreshold('l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1')] });
+    const file = join(OUT, 'compare.html');
+    writeFileSync(file, renderCompareHtml(c, { base: 'padded.json', new: 'unpadded.json' }));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.$$eval('tr.regression', (r) => r.map((x) => x.getAttribute('data-metric')))).toEqual(['l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum']);
+    const red = await page.$eval('tr.regression td', (td) => getComputedStyle(td).backgroundColor);
+    expect(red).toBe('rgb(248, 201, 196)');
+    expect(await page.$$eval('tr.worse', (r) => r.length)).toBeGreaterThan(5);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'compare.png'), fullPage: true });
+    await page.close();
+  });
+
   it('opens a report of the 4M-thread global kernels in under 2 s', async () => {
     const report = only('g_ld_u32_coalesced', 'g_ld_u32_stride32', 'g_st_u32_coalesced');
     for (const k of report.kernels) expect(k.launch.grid[0] * k.launch.block[0]).toBe(4 * 1024 * 1024);
