@@ -1,9 +1,13 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: the unit tests, and the fidelity tests against the H200's ncu numbers, whose
 // full-size profiles are made once up front (test/setup/fidelityReports.ts).
 export default defineConfig({
+  // kernels import the public API by the package name, as a user's kernel does; in the tests that is
+  // the sources (the CLI maps it with a resolve hook, src/kernel/resolve.ts)
+  resolve: { alias: [{ find: /^warpsight$/, replacement: fileURLToPath(new URL('./src/api.ts', import.meta.url)) }] },
   test: {
     environment: 'node',
     // vitest 4 runs cores - 1 workers by default: one on CI's two cores (the tests are CPU-bound)

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
+import { writeFileAtomic } from '../src/cli/writeFile.js';
 
 interface BenchResult {
   passed: boolean;
@@ -14,8 +14,7 @@ interface BenchResult {
 
 function writeFile(flag: string, file: string, text: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    writeFileAtomic(file, text);
   } catch (e) {
     throw new UserError(`${flag} ${file}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
@@ -23,7 +22,7 @@ function writeFile(flag: string, file: string, text: string): void {
 
 export default class Bench extends WarpsightCommand {
   static override summary = 'Profile the kernel suite and compare it with the committed baseline; exit 1 on a regression';
-  static override description = `Profiles every kernel of the suite (reports/bench-suite.json: file, kernel, parameters, and the per-metric thresholds in %), writes the fresh report, and compares it with the baseline like \`warpsight compare\`. A crossed threshold, a kernel missing from either side, or a kernel computing a wrong result fails the run (exit 1). --markdown and --junit write a summary and JUnit XML for CI; --update rewrites the baseline instead of comparing. Kernel names given as arguments run only those suite entries.`;
+  static override description = `Profiles every kernel of the suite (reports/bench-suite.json: file, kernel, parameters, and the per-metric thresholds in %: a number fails a change in the metric's worse direction, "+5%" / "-5%" / "±5%" a rise / fall / either), writes the fresh report, and compares it with the baseline like \`warpsight compare\`. A crossed threshold, a kernel missing from either side, or a kernel computing a wrong result fails the run (exit 1). --markdown and --junit write a summary and JUnit XML for CI; --update rewrites the baseline instead of comparing. Kernel names given as arguments run only those suite entries.`;
   static override examples = [
     '<%= config.bin %> bench --baseline reports/baseline.json',
     '<%= config.bin %> bench --baseline reports/baseline.json --junit out/bench-junit.xml --markdown out/bench-summary.md',

@@ -38,8 +38,12 @@ export default class Kernels extends WarpsightCommand {
     if (!this.jsonEnabled()) {
       const Table = (await import('cli-table3')).default;
       const plain = !process.stdout.isTTY;
-      const t = new Table({ head: ['file', 'name', 'kind', 'description'], ...(plain ? { style: { head: [], border: [] } } : {}) });
-      for (const k of out) t.push([k.file, k.name, k.kind, k.description]);
+      const { fitColumns } = await import('../src/cli/fit.js');
+      // the description column takes what the terminal has left (120 columns off a terminal) and wraps
+      const rows = out.map((k) => [k.file, k.name, k.kind, k.description]);
+      const colWidths = fitColumns(['file', 'name', 'kind', 'description'], rows, process.stdout.columns ?? 120);
+      const t = new Table({ head: ['file', 'name', 'kind', 'description'], colWidths, wordWrap: true, ...(plain ? { style: { head: [], border: [] } } : {}) });
+      for (const r of rows) t.push(r);
       this.log(t.toString());
       this.log(`${out.length} kernels in ${files.length} files. Profile one with: warpsight profile <file> -k <name>`);
     }

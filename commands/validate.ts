@@ -14,8 +14,11 @@ export type Profiler = (req: {
 }) => Promise<Report>;
 
 export interface ValidateInput {
+  /** the kernel file to profile; or, with `report`, only a name for messages */
   file: string;
   ncu: string;
+  /** a saved report (profile -o) to compare instead of profiling the file again */
+  report?: string;
   /** -k values: exact function names, or `regex:<expr>` as ncu takes them */
   kernel?: readonly string[];
   arch: string;
@@ -69,12 +72,16 @@ export async function validate(input: ValidateInput, profile: Profiler): Promise
   // exact -k names go to the profiler; without them the whole file is profiled and the kernels the
   // CSV lacks are reported, since the profiler need not accept names the file does not define
   const exact = input.kernel?.filter((k) => !k.startsWith('regex:')) ?? [];
-  const report = await profile({
-    file: input.file,
-    ...(exact.length > 0 && exact.length === input.kernel?.length ? { kernel: [...exact] } : {}),
-    arch: input.arch,
-    cacheControl: input.cacheControl,
-  });
+  // a saved report was profiled already: no emulation, its own launches
+  const report =
+    input.report !== undefined
+      ? (await import('../src/report/schema.js')).readReport(input.report)
+      : await profile({
+          file: input.file,
+          ...(exact.length > 0 && exact.length === input.kernel?.length ? { kernel: [...exact] } : {}),
+          arch: input.arch,
+          cacheControl: input.cacheControl,
+        });
   const ours = report.kernels.filter((k) => selected(k.name));
   const ourNames = new Set(ours.map((k) => k.name));
   const compared = launches.filter((l) => ourNames.has(l.kernelName));
@@ -96,20 +103,24 @@ export default class Validate extends Command {
   static summary = "Compare Warpsight's counters with a real Nsight Compute raw-page CSV";
 
   static description =
-    'Profiles the kernels of <file> that appear in the CSV (`ncu --csv --page raw`) and prints each metric ' +
+    'Profiles the kernels of <file> that appear in the CSV (`ncu --csv --page raw`) — or reads them from a saved ' +
+    'report with --report, without running the emulation — and prints each metric ' +
     'beside ncu\'s, with the error and the tolerance it is judged by. Exits 1 when a metric misses its tolerance.';
 
   static examples = [
     '<%= config.bin %> validate kernels/transpose.ts --ncu ncu_raw_sh.csv',
     '<%= config.bin %> validate kernels/global.ts --ncu ncu_raw_g.csv -k g_ld_u32_stride32 --json',
+    '<%= config.bin %> validate --report out/transpose.json --ncu ncu_raw_sh.csv',
   ];
 
   static args = {
-    file: Args.string({ required: true, description: 'kernel file (.ts)' }),
+    // optional with --report; checked in run()
+    file: Args.string({ description: 'kernel file (.ts); not needed with --report' }),
   };
 
   static flags = {
     ncu: Flags.string({ required: true, description: 'ncu CSV export: `ncu --csv --page raw ... > file.csv`' }),
+    report: Flags.string({ description: 'a saved report (profile -o) to compare instead of profiling <file> again' }),
     kernel: Flags.string({ char: 'k', multiple: true, description: 'kernel name to compare (repeatable; `regex:<expr>` as in ncu)' }),
     arch: Flags.string({ default: 'h200', description: 'GPU to emulate (the one the CSV was measured on)' }),
     'cache-control': Flags.option({
@@ -124,9 +135,12 @@ export default class Validate extends Command {
     const { args, flags } = await this.parse(Validate);
     let result: ValidateResult;
     try {
+      if (args.file === undefined && flags.report === undefined)
+        throw new UserError('missing the kernel file: warpsight validate <file.ts> --ncu <csv>, or --report <saved.json> to compare a saved report', 2);
       result = await validate(
         {
-          file: args.file,
+          file: args.file ?? flags.report ?? '',
+          ...(flags.report !== undefined ? { report: flags.report } : {}),
           ncu: flags.ncu,
           ...(flags.kernel ? { kernel: flags.kernel } : {}),
           arch: flags.arch,
@@ -135,7 +149,13 @@ export default class Validate extends Command {
           tty: process.stdout.isTTY === true,
         },
         // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
-        async (req) => (await import('../src/profile.js')).profileFile(req),
+        async (req) => {
+          // a line per launch on stderr, as profile prints it: a bar on a terminal, plain lines in CI
+          const { createProgress, isInteractive } = await import('../src/bench/progress.js');
+          const ci = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+          const progress = isInteractive(process.stderr, process.env) || ci ? createProgress(process.stderr, process.env, 'validate') : undefined;
+          return (await import('../src/profile.js')).profileFile({ ...req, ...(progress ? { progress } : {}) });
+        },
       );
     } catch (e) {
       if (!(e instanceof UserError)) throw e;

@@ -11,7 +11,7 @@
  * The async copies count as global loads (l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld) and
  * their shared-memory writes only in the shared total (ground truth surprise 9).
  */
-import { type KernelBuilder, type PtrVal, type SharedArray, type Val, defineKernel, f32, ptr, u32, vec } from '../src/api.js';
+import { type KernelBuilder, type PtrVal, type SharedArray, type Val, defineKernel, f32, ptr, u32, vec } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const F_ELEMS = 1 << 24;

@@ -3,7 +3,7 @@
  * copies with 4- and 8-byte coalesced accesses, 1- and 4-byte unaligned accesses and a stride of 2.
  * "How many different 32-byte sectors are touched by the warp?" — 4, 8, 2, 5 and 8 per request.
  */
-import { type ElemType, type Val, defineKernel, f32, f64, ptr, u8, u32 } from '../src/api.js';
+import { type ElemType, type Val, defineKernel, f32, f64, ptr, u8, u32 } from 'warpsight';
 
 const N = 1 << 20;
 

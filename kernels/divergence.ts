@@ -9,7 +9,7 @@
  * div_intra_warp (1 divergent: 99.2 % "branch efficiency") and 31 divergent back-edges out of 65 for
  * div_loop_lane_trip (52.3 %).
  */
-import { type KernelBuilder, type Val, type Var, defineKernel, f32, hash32, i32, ptr } from '../src/api.js';
+import { type KernelBuilder, type Val, type Var, defineKernel, f32, hash32, i32, ptr } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 
 /** micro.cu's init_fill_f32: base * (1 + scale * (hash & 0xffff) / 65536), in float arithmetic */

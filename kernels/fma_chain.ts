@@ -3,7 +3,7 @@
  * (the shape of micro.cu's div_loop_uniform_trip, without the divergence). Used by `npm run bench`
  * as the ALU-heavy workload.
  */
-import { defineKernel, f32, ptr, u32 } from '../src/api.js';
+import { defineKernel, f32, ptr, u32 } from 'warpsight';
 
 const N = 1 << 20;
 

@@ -4,7 +4,7 @@
  * Patterns: coalesced (i), misaligned (i+1), stride2 (2i), stride32 (32i), broadcast (i & ~31: the
  * whole warp reads one element), and blockshared (the 8 warps of a block read the same 128 bytes).
  */
-import { type ElemType, type KernelBuilder, type Val, defineKernel, ptr, u8, u16, u32, u64, vec } from '../src/api.js';
+import { type ElemType, type KernelBuilder, type Val, defineKernel, ptr, u8, u16, u32, u64, vec } from 'warpsight';
 import { G_THREADS, patternBuffer, sampleIndices } from './lib/groundtruth.js';
 
 type Pattern = 'coalesced' | 'misaligned' | 'stride2' | 'stride32' | 'broadcast' | 'blockshared';

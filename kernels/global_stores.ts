@@ -2,7 +2,7 @@
  * Family 1 stores of the H200 ground truth (micro.cu `g_st_<type>_<pattern>`): 4M threads
  * (16384 x 256), each thread one store `out[idx(i)] = make_val(i)` and no load.
  */
-import { type ElemType, type KernelBuilder, type Val, defineKernel, ptr, u8, u16, u32, u64, vec } from '../src/api.js';
+import { type ElemType, type KernelBuilder, type Val, defineKernel, ptr, u8, u16, u32, u64, vec } from 'warpsight';
 import { G_THREADS, sampleIndices } from './lib/groundtruth.js';
 
 type Pattern = 'coalesced' | 'misaligned' | 'stride2' | 'stride32';

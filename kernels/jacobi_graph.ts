@@ -10,7 +10,7 @@
  *
  *   warpsight profile kernels/jacobi_graph.ts -k jacobi_graph --trace jacobi.json
  */
-import { defineKernel, defineProgram, f32, u32, ptr, type DevicePtr, type Host, type ProgramContext } from '../src/api.js';
+import { defineKernel, defineProgram, f32, u32, ptr, type DevicePtr, type Host, type ProgramContext } from 'warpsight';
 
 const BX = 32;
 const BY = 8;

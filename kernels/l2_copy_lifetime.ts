@@ -8,7 +8,7 @@
  * Each configuration starts from an L2 holding only clean lines of another buffer: the probe's
  * 512 MiB read stream, here 128 MiB (as thorough: two L2s of lines and their copies).
  */
-import { defineKernel, defineProgram, ptr, u32 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32 } from 'warpsight';
 import { I4, MIB, SMS, keep, readStream } from './lib/readStream.js';
 
 /** int4 per block: the probe's rBytes / 16 / sms */

@@ -5,7 +5,7 @@
  * each (a clean full L2) and one at the end, whose DRAM writes are the dirty bytes the previous kernel
  * left (profile it with --cache-control none). The probe streams 512 MiB; 128 MiB clean everything here.
  */
-import { defineKernel, defineProgram, ptr, u32, u64, u8 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32, u64, u8 } from 'warpsight';
 import { MIB, readStream } from './lib/readStream.js';
 import { U128, type Variant, probe } from './l2_dirty_retention.js';
 

@@ -5,7 +5,7 @@
  * reach the L2 in the same order, only more slowly: what the kernel pushes out of what ncu's replay
  * left dirty does not depend on how long it takes.
  */
-import { defineKernel, f32, i32, ptr } from '../src/api.js';
+import { defineKernel, f32, i32, ptr } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 
 /** the delays profiled here (the probe also ran D = 512: 284 µs, 200M warp instructions to interpret) */

@@ -8,7 +8,7 @@
  * lost its load to nvcc, and ID 20 (the 16-byte copy as two 8-byte halves) was merged by nvcc into
  * 16-byte accesses (71 MB of L2 store sectors, not the 134 MB of two half-sector stores).
  */
-import { type ElemType, type Val, type VecVal, defineKernel, ptr, u8, u32, u64, vec } from '../src/api.js';
+import { type ElemType, type Val, type VecVal, defineKernel, ptr, u8, u32, u64, vec } from 'warpsight';
 import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
 
 export const U128 = vec(u32, 4);

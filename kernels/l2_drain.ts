@@ -8,7 +8,7 @@
  * the two add up to the bytes stored: nothing is lost between kernels, the kernel at full occupancy
  * leaves more of its stores dirty.
  */
-import { defineKernel, defineProgram, ptr, u32, u64, u8 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32, u64, u8 } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 import { MIB, readStream } from './lib/readStream.js';
 import { U128, type Variant, probe } from './l2_dirty_retention.js';

@@ -10,7 +10,7 @@
  *    discarded lines are not among them).
  * Profile with `--cache-control none` (the launches share one L2 state).
  */
-import { type DevicePtr, defineKernel, defineProgram, f32, i32, ptr, u32 } from '../src/api.js';
+import { type DevicePtr, defineKernel, defineProgram, f32, i32, ptr, u32 } from 'warpsight';
 
 const A_FLOATS = 1 << 20; // 4 MiB
 const B_FLOATS = 1 << 20;

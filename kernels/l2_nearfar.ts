@@ -11,7 +11,7 @@
  * Its DRAM writes are the seed (and, for stores, the stores' own lines) pushed out. The probe finds
  * the homes by latency; the program asks the emulator (ProgramContext.l2HomeOf / l2PartitionOfSm).
  */
-import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
 import { MIB, SMS, readStream } from './lib/readStream.js';
 import { dirtySeeder } from './l2_pushout.js';
 

@@ -14,8 +14,8 @@
  *   512 MiB again: its DRAM writes are the dirty bytes the variant left in L2.
  * Profile with `--cache-control none` (the H200 ran `--replay-mode application --cache-control none`).
  */
-import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, i64, ptr, u32, u64, vec } from '../src/api.js';
-import { hash32 } from '../src/api.js';
+import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, i64, ptr, u32, u64, vec } from 'warpsight';
+import { hash32 } from 'warpsight';
 
 export const NX = 512;
 export const NY = 256;

@@ -9,7 +9,7 @@
  * - `l2po_seed` (profile with --cache-control none): before each read, 128 MiB of reads (a clean L2) and
  *   2.25 MiB of 16-byte stores to a third buffer (an old dirty buffer the application wrote).
  */
-import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
 import { I4, MIB, keep } from './lib/readStream.js';
 import { probe } from './l2_dirty_retention.js';
 import { indexStores } from './l2_copy_sweep.js';

@@ -8,7 +8,7 @@
  * (0.58 -> 0.77 MB): the lines read twice are kept, the stores' dirty lines go in their place
  * (test/fidelity/reread.test.ts).
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u8, u32, u64 } from '../src/api.js';
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u8, u32, u64 } from 'warpsight';
 import { G_THREADS, patternBuffer, patternWord, sampleIndices } from './lib/groundtruth.js';
 
 const IN_SEED = 0x1234567;

@@ -8,7 +8,7 @@
  * left resident, its DRAM writes the dirty lines it pushes out; the next clean-up writes back the
  * rest. The probe's clean-up streams 512 MiB; 128 MiB clean everything here.
  */
-import { defineProgram, u32, u64, u8 } from '../src/api.js';
+import { defineProgram, u32, u64, u8 } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 import { MIB, readStream } from './lib/readStream.js';
 import { U128, probe } from './l2_dirty_retention.js';

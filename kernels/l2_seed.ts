@@ -7,7 +7,7 @@
  * stride-2 copy (`l2sd_stride2`) or stores only (`l2sd_store`); a last stream at the end. 8 blocks of 256
  * threads per SM, as the probe. Profile it with --cache-control none.
  */
-import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
 import { I4, MIB, SMS, gridStride, readStream } from './lib/readStream.js';
 
 const BLOCK = 256;

@@ -5,7 +5,7 @@
  * g_ld_u32_coalesced (`l2sa_ld_u32`), each followed by a 128 MiB read stream (`l2sa_after`) whose
  * DRAM writes are the dirty bytes the kernel left: how much dirty data the L2 keeps, by set-aside.
  */
-import { defineProgram, u32, u8 } from '../src/api.js';
+import { defineProgram, u32, u8 } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 import { MIB, readStream } from './lib/readStream.js';
 import { storeOnly } from './l2_drain.js';

@@ -5,7 +5,7 @@
  * block's warps in reverse order, with the odd warps late (a spin loop here, 1000 clock cycles in the
  * probe), as a copy out[i + 1] = in[i], two stride-2 stores per warp, and 1-byte stores.
  */
-import { type KernelBuilder, type PtrVal, type ScalarType, type Val, defineKernel, ptr, u8, u32 } from '../src/api.js';
+import { type KernelBuilder, type PtrVal, type ScalarType, type Val, defineKernel, ptr, u8, u32 } from 'warpsight';
 
 const N = 1 << 22;
 /** spin-loop trips of the late warps: far more instructions than a scheduler turn */

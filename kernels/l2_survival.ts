@@ -10,7 +10,7 @@
  * accesses the seed word by word instead (WORD_RUNS). Profile with `--cache-control none`; the
  * workloads and the surveys are the profiled launches.
  */
-import { defineKernel, defineProgram, ptr, u32, u8 } from '../src/api.js';
+import { defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
 import { probe } from './l2_dirty_retention.js';
 import { dirtySeeder, readOnce } from './l2_pushout.js';
 import { MIB, keep, readStream } from './lib/readStream.js';

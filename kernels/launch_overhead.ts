@@ -8,7 +8,7 @@
  *
  *   warpsight profile kernels/launch_overhead.ts --param n=1000
  */
-import { defineKernel, defineProgram, i32, ptr } from '../src/api.js';
+import { defineKernel, defineProgram, i32, ptr } from 'warpsight';
 
 const tiny = defineKernel({
   name: 'tiny_kernel',

@@ -4,7 +4,7 @@
  * per thread. `ctrl` does no copy (the per-warp baseline). The variants differ in access size, L1 mode
  * (ca / cg = BYPASS), how many sectors the warp's sources span, and how the shared side lies in banks.
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u32, vec } from '../src/api.js';
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u32, vec } from 'warpsight';
 
 const ROUNDS = 16;
 const BLOCKS = 1024;

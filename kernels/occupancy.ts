@@ -12,7 +12,7 @@
  *    memory) launched with only 80 blocks: 100 % theoretical occupancy, but 80 x 512 threads fill
  *    15 % of the H200's 132 x 2048 thread slots.
  */
-import { type KernelBuilder, type Val, type Var, defineKernel, f32, i32, ptr, u32, u64 } from '../src/api.js';
+import { type KernelBuilder, type Val, type Var, defineKernel, f32, i32, ptr, u32, u64 } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const F_ELEMS = 1 << 24;

@@ -11,7 +11,7 @@
  *   body is predicated.
  * The H200 executed 18.0 M vs 54.5 M warp instructions (52.9 vs 78.4 µs).
  */
-import { type DevicePtr, type Host, defineKernel, ptr, u32 } from '../src/api.js';
+import { type DevicePtr, type Host, defineKernel, ptr, u32 } from 'warpsight';
 import { patternBuffer } from './lib/groundtruth.js';
 
 const N = 1 << 24;

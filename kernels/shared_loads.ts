@@ -7,7 +7,7 @@
  * 1 wavefront, 64-bit 2, 128-bit 4; with stride 2 they take 2, 4 and 8; u32 stride 32 takes 32 (31
  * conflicts); a broadcast takes 1, except 128-bit which takes 2.
  */
-import { type ElemType, type Val, defineKernel, ptr, u32, u64, vec } from '../src/api.js';
+import { type ElemType, type Val, defineKernel, ptr, u32, u64, vec } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 
 const SH_WORDS = 2048;

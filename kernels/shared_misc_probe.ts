@@ -5,7 +5,7 @@
  * the __syncwarp) and k_bar (one __syncthreads: the H200 adds ~0.85 wavefronts per block barrier,
  * which Warpsight does not imitate).
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, i32, ptr } from '../src/api.js';
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, i32, ptr } from 'warpsight';
 
 const BLOCKS = 1024;
 const WORDS = 1 << 21;

@@ -11,7 +11,7 @@
  *   warpsight profile kernels/streams.ts -k false_dependency
  *   warpsight profile kernels/streams.ts -k false_dependency --hw-queues 16
  */
-import { defineKernel, defineProgram, f32, ptr, u32, type ProgramContext } from '../src/api.js';
+import { defineKernel, defineProgram, f32, ptr, u32, type ProgramContext } from 'warpsight';
 
 /** every thread runs a dependent FMA chain of `trips` steps: a kernel that takes time and nothing else */
 const spin = defineKernel({

@@ -8,7 +8,7 @@
  * each row one bank over and the conflict is gone (1.03-1.05). Both block shapes of micro.cu:
  * 32x32 threads (one row per thread) and 32x8 (four rows per thread, unrolled by nvcc).
  */
-import { defineKernel, f32, hash32, i32, ptr } from '../src/api.js';
+import { defineKernel, f32, hash32, i32, ptr } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const TDIM = 32;

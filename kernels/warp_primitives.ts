@@ -5,8 +5,7 @@
  * with `binary_partition` so that no convergence is assumed ("expect, don't assume").
  * Plus the votes: __ballot_sync, __any_sync, __all_sync, __match_any_sync, __activemask, __syncwarp.
  */
-import { defineKernel, f32, i32, ptr, u32 } from '../src/api.js';
-import { binaryPartition, thisThreadBlock, tiledPartition } from '../src/ir/coopGroups.js';
+import { binaryPartition, defineKernel, f32, i32, ptr, thisThreadBlock, tiledPartition, u32 } from 'warpsight';
 
 const N = 1 << 16;
 /** the seed's loop bound: not a multiple of the warp size */

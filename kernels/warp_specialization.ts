@@ -12,7 +12,7 @@
  *
  * CudaDMA numbers its objects from 1 because `__syncthreads()` is barrier 0 (seed 004).
  */
-import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, ptr, vec } from '../src/api.js';
+import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, ptr, vec } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const WS_TILE = 4096; // floats = 16 KB

@@ -1,5 +1,7 @@
 /**
- * What kernel files import: the type constructors, the kernel/program definitions and host helpers.
+ * Warpsight's public API, the package's export (`import { defineKernel } from 'warpsight'`): what
+ * kernel files import — the type constructors, the kernel/program definitions, host helpers and
+ * cooperative groups — and the profiler's entry point for scripts.
  */
 export { f32, f64, i8, i16, i32, i64, pred, ptr, u8, u16, u32, u64, vec } from './ir/typesys.js';
 export type { KernelBuilder, PtrVal, Val, Var, VecVal, Ref, SharedArray } from './ir/builder.js';
@@ -8,3 +10,8 @@ export { defineKernel, defineProgram } from './kernel/define.js';
 export type { KernelDef, ProgramDef, ProgramContext, LaunchConfig, ScalarArgs, ArgVals } from './kernel/define.js';
 export { Host, hash32 } from './kernel/host.js';
 export type { DevicePtr } from './memory/deviceMemory.js';
+export { binaryPartition, coalescedThreads, thisThreadBlock, tiledPartition } from './ir/coopGroups.js';
+export type { CoalescedGroup, ThreadBlock, Tile } from './ir/coopGroups.js';
+export { profileFile } from './profile.js';
+export type { ProfileRequest } from './profile.js';
+export type { Report, KernelResult } from '../types/report.schema.js';

@@ -3,12 +3,14 @@
  * go through here.
  */
 import { relative } from 'node:path';
-import type { Report } from '../types/report.schema.js';
+import type { KernelResult, ProgramRun as ReportProgramRun, Report } from '../types/report.schema.js';
 import { DEFAULT_ARCH, getArch } from './arch/index.js';
 import type { Dim3 } from './kernel/define.js';
 import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
+import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches.js';
+import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
-import { Session } from './profile/session.js';
+import { type ProgramRun, Session } from './profile/session.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 
@@ -33,6 +35,10 @@ export interface ProfileRequest {
   timing?: boolean;
   /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
+  /** ncu's launch filters: --kernel-id, -s/--launch-skip, -c/--launch-count */
+  launches?: LaunchFilter;
+  /** told as each launch starts and ends (a program's launches one by one) */
+  progress?: Progress;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -56,10 +62,41 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
   });
-  for (const d of chosen) {
-    if (d.kind === 'kernel') session.runKernel(d);
-    else session.runProgram(d);
+  // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
+  // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
+  const progress = req.progress;
+  let launchIndex = 0;
+  const label = (name: string): string => `${display} -k ${name}`;
+  if (progress) {
+    const runKernelWork = session.runKernelWork.bind(session);
+    session.runKernelWork = (w, where, stream) => {
+      if (!w.profile) return runKernelWork(w, where, stream);
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress.start(i, 0, label(w.def.name));
+      const run = runKernelWork(w, where, stream);
+      progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
+      return run;
+    };
   }
+  const filter = req.launches ?? {};
+  const matcher = launchMatcher(filter);
+  const kept: typeof session.results = [];
+  for (const d of chosen) {
+    const first = session.results.length;
+    if (d.kind === 'kernel') {
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress?.start(i, 0, label(d.name));
+      session.runKernel(d);
+      progress?.done(i, 0, label(d.name), (performance.now() - t0) / 1000);
+    } else session.runProgram(d);
+    for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
+    // later launches cannot change earlier ones: stop once -c launches are in
+    if (matcher.done()) break;
+  }
+  progress?.finish();
+  const kernels = filtersNothing(filter) ? session.results : kept;
   return {
     version: 1,
     tool: { name: 'warpsight', version: TOOL_VERSION },
@@ -70,9 +107,23 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       ...(req.metrics?.length ? { metrics: req.metrics } : {}),
       ...(req.timing === false ? { timing: false } : {}),
     },
-    kernels: session.results,
-    ...(session.programs.length
-      ? { programs: session.programs.map((p) => ({ name: p.name, values: p.values, timeline: p.timeline, findings: runtimeFindings(p.timeline, runtimeCostsFor(arch.id)) })) }
-      : {}),
+    kernels,
+    ...(session.programs.length ? { programs: session.programs.map((p) => programRun(p, kernels, arch.id)) } : {}),
   };
+}
+
+/**
+ * a program's run as the report carries it: its timeline's kernels point at their entries' places in
+ * `kernels` (the launch filters may have left some out: those point nowhere)
+ */
+function programRun(p: ProgramRun, kernels: readonly KernelResult[], archId: string): ReportProgramRun {
+  const at = new Map(kernels.map((k, i) => [k.id, i]));
+  const ops = p.timeline.ops.map((o) => {
+    if (o.kernel === undefined) return o;
+    const { kernel, ...rest } = o;
+    const i = at.get(kernel);
+    return i === undefined ? rest : { ...rest, kernel: i };
+  });
+  const timeline = { ...p.timeline, ops };
+  return { name: p.name, values: p.values, timeline, findings: runtimeFindings(timeline, runtimeCostsFor(archId)) };
 }

@@ -2,7 +2,7 @@
  * Helpers shared by the ground-truth kernels: the buffers and fill patterns of
  * ../shared/groundtruth/cuda/micro.cu, so the emulated kernels read the same data.
  */
-import { type DevicePtr, type Host, hash32 } from '../../src/api.js';
+import { type DevicePtr, type Host, hash32 } from 'warpsight';
 
 /** 4M threads: the global-load/store and shared-load families (G_THREADS) */
 export const G_THREADS = 1 << 22;

@@ -4,7 +4,7 @@
  * grid-stride loop. It fills the L2 with clean lines of its buffer, evicting (and writing back) what
  * was there.
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u32, vec } from '../../src/api.js';
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u32, vec } from 'warpsight';
 
 export const SMS = 132;
 export const MIB = 1 << 20;

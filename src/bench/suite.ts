@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dim3 } from '../../types/report.schema.js';
 import { UserError } from '../errors.js';
-import type { Threshold } from '../report/compare.js';
+import { type Threshold, parseThresholdValue } from '../report/compare.js';
 
 export interface SuiteEntry {
   /** kernel file, relative to the working directory */
@@ -60,9 +60,15 @@ export function parseSuite(value: unknown, file: string): Suite {
   const thresholds: Threshold[] = [];
   if (obj.thresholds !== undefined) {
     if (typeof obj.thresholds !== 'object' || obj.thresholds === null || Array.isArray(obj.thresholds)) fail(file, '/thresholds', 'expected { metric: percent }');
+    // a number: the worse direction from the registry; a string as --threshold takes it: "+5%", "-5%", "±5%"
     for (const [metric, pct] of Object.entries(obj.thresholds as Record<string, unknown>)) {
-      if (typeof pct !== 'number' || !(pct >= 0)) fail(file, `/thresholds/${metric}`, 'expected a percentage >= 0');
-      thresholds.push({ metric, pct });
+      if (typeof pct === 'number' && pct >= 0) {
+        thresholds.push({ metric, pct });
+        continue;
+      }
+      const value = typeof pct === 'string' ? parseThresholdValue(pct) : undefined;
+      if (value === undefined) fail(file, `/thresholds/${metric}`, 'expected a percentage >= 0, or "+5%" (fail on a rise), "-5%" (on a fall), "±5%" (either)');
+      thresholds.push({ metric, pct: value.pct, ...(value.direction === 'auto' ? {} : { direction: value.direction }) });
     }
   }
   return { kernels, thresholds };

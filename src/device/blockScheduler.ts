@@ -47,6 +47,8 @@ export class BlockScheduler {
   private readonly order: readonly number[];
   private grids: LiveGrid[] = [];
   private seq = 0;
+  /** the place in the dispatch order after the SM that took the last block */
+  private cursor = 0;
   /** SMs holding at least one block, and its changes over time (the timeline's occupancy track) */
   private busy = 0;
   readonly busySeries: { t: number; busySms: number }[] = [];
@@ -97,19 +99,24 @@ export class BlockScheduler {
 
   private place(): void {
     const now = this.clock.now;
+    const order = this.order;
+    const nSm = order.length;
     for (const g of this.grids) {
       const n = g.work.durations.length;
       if (g.next >= n) continue;
-      // one sweep over the SMs per round, as the distributor deals blocks out round-robin
-      let placed = true;
-      while (placed && g.next < n) {
-        placed = false;
-        for (const sm of this.order) {
-          if (g.next >= n) break;
-          if (!this.fits(sm, g)) continue;
-          this.start(g, sm, now);
-          placed = true;
+      // the distributor deals blocks out round-robin in dispatch order, going on from where it last
+      // placed one: a full grid fills the GPU in that order, and small kernels that run together
+      // land on different SMs (the runtime probe's 66 + 66 blocks shared no SM)
+      let misses = 0;
+      while (g.next < n && misses < nSm) {
+        const sm = order[this.cursor] as number;
+        this.cursor = (this.cursor + 1) % nSm;
+        if (!this.fits(sm, g)) {
+          misses++;
+          continue;
         }
+        this.start(g, sm, now);
+        misses = 0;
       }
     }
   }

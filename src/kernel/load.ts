@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../errors.js';
 import type { KernelDef, ProgramDef } from './define.js';
+import { registerKernelLoader } from './resolve.js';
 
 export type Definition = KernelDef | ProgramDef;
 
@@ -20,16 +21,9 @@ function collect(value: unknown, out: Definition[]): void {
 }
 
 async function importFile(abs: string): Promise<Record<string, unknown>> {
-  const url = pathToFileURL(abs).href;
-  try {
-    return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
-  }
-  // plain Node (the built CLI) cannot import .ts: load it through tsx
-  const { tsImport } = await import('tsx/esm/api');
-  return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  // tsx for .ts under plain Node, and `import ... from 'warpsight'` from any folder (resolve.ts)
+  await registerKernelLoader();
+  return (await import(/* @vite-ignore */ pathToFileURL(abs).href)) as Record<string, unknown>;
 }
 
 export async function loadDefinitions(file: string): Promise<Definition[]> {

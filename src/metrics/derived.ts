@@ -179,6 +179,10 @@ export const DERIVATIONS: readonly Derivation[] = [
   // --- warps and occupancy ---
   alias('sm__warps_active.avg.peak_sustained', 'device__attribute_max_warps_per_multiprocessor'),
   alias('smsp__warps_active.avg.peak_sustained', 'device__attribute_max_warps_per_scheduler'),
+  // a report without that attribute (the emulator's device attributes do not list it): the SM's
+  // warps over its schedulers, 64 / 4 = 16 on the H200 as ncu reports it. Without it the
+  // TheoreticalOccupancy and IssueSlotUtilization rules could never fire
+  ratio('smsp__warps_active.avg.peak_sustained', 'device__attribute_max_warps_per_multiprocessor', 'device__attribute_num_schedulers_per_multiprocessor'),
   ratio('smsp__maximum_warps_avg_per_active_cycle', 'sm__maximum_warps_avg_per_active_cycle', 'device__attribute_num_schedulers_per_multiprocessor'),
   percent('sm__maximum_warps_per_active_cycle_pct', 'sm__maximum_warps_avg_per_active_cycle', 'sm__warps_active.avg.peak_sustained'),
   ratio('sm__warps_active.avg.per_cycle_active', 'sm__warps_active.sum', 'sm__cycles_active.sum'),

@@ -7,13 +7,17 @@
  * match ncu byte for byte, quirks included: ncu prints no unit for l1tex requests, wavefronts and
  * bank conflicts, 'sectors' (plural) for source metrics, 'hz' and 'byte/s' for rates.
  * `test/report/registry.test.ts` checks every unit here against those CSVs.
+ * Units of metrics not listed here come from the same ground truth (data/ncuUnits.ts), else from
+ * ncu's naming conventions (inferUnit).
  * Labels of section header metrics are ncu's (groundtruth `details_*.txt`, nsight-compute.md
  * §1.2-1.9); a metric that no ncu section shows gets a label in the same style, named after the
  * Memory Tables rows/columns it feeds (marked `ours` below).
  */
+import { NCU_UNITS } from './data/ncuUnits.js';
 
-/** ncu base units, as printed in the CSV units row. */
+/** ncu base units, as printed in the CSV units row (the listed ones, and any the ground truth prints). */
 export type NcuUnit =
+  | (string & {})
   | ''
   | '%'
   | 'block'
@@ -282,25 +286,76 @@ const BY_ID: ReadonlyMap<string, MetricInfo> = new Map(METRICS.map((m) => [m.id,
 const ROLLUP = /^([^.]+)\.(sum|avg|min|max)(\..+)?$/;
 
 /**
- * What the registry knows about a metric id. Unknown ids fall back, first, to a sibling rollup
- * (`x.max` borrows the unit of a registered `x.sum`/`x.avg`, its label suffixed with the rollup),
- * since the raw page lists all four rollups of every counter; otherwise unit '' and label = id.
+ * The unit of a metric id the registry and the ground truth do not list, by ncu's naming
+ * conventions (nsight-compute.md §2: counter names say what they count, suffixes what was done to
+ * them): `.pct*` is a percentage, `.per_second` a rate, `.peak_sustained` a count per cycle; a
+ * counter of cycles, bytes, sectors, L2 requests, instructions or warps counts that. '' when none
+ * applies (ratios, Warpsight's own flags), rather than a guess.
+ */
+export function inferUnit(id: string): string {
+  if (/\.pct($|_of_peak)/.test(id) || /_pct$/.test(id)) return '%';
+  const counter = id.split('.')[0] ?? id;
+  const rollup = /\.(sum|avg|min|max)(\.|$)/.test(id) || !id.includes('.');
+  if (!rollup) return '';
+  let base = '';
+  if (/(^|_)cycles_(active|elapsed)$|__cycles_(active|elapsed)$|_cycles_active$/.test(counter) || /__issue_active$/.test(counter)) base = 'cycle';
+  else if (/(^|_)bytes($|_)/.test(counter)) base = 'byte';
+  else if (/(^|_)sectors($|_)/.test(counter)) base = 'sector';
+  else if (/^lts__.*requests($|_)/.test(counter)) base = 'request';
+  else if (/(^|_)inst_(executed|issued)($|_)/.test(counter)) base = 'inst';
+  else if (/(^|_)warps_(active|eligible|launched|issue_stalled)($|_)/.test(counter)) base = 'warp';
+  if (base === '') return '';
+  if (id.endsWith('.per_second')) return base === 'cycle' ? 'hz' : `${base}/s`;
+  if (id.endsWith('.peak_sustained')) return base === 'cycle' ? '' : `${base}/cycle`;
+  if (/\.per_cycle_(active|elapsed)$/.test(id)) return base === 'cycle' ? '' : `${base}/cycle`;
+  return base;
+}
+
+/**
+ * What the registry knows about a metric id. Unknown ids fall back to the unit the H200 ground
+ * truth prints for them (data/ncuUnits.ts); then to a sibling rollup (`x.max` borrows the unit of a
+ * registered `x.sum`/`x.avg`, its label suffixed with the rollup), since the raw page lists all four
+ * rollups of every counter; then to ncu's naming conventions (inferUnit); label = id.
  */
 export function metricInfo(id: string): MetricInfo {
   const known = BY_ID.get(id);
   if (known) return known;
+  const measured = NCU_UNITS[id];
   const m = ROLLUP.exec(id);
   if (m) {
     const [, name, rollup, rest = ''] = m;
     for (const other of ['sum', 'avg', 'max', 'min']) {
       const sibling = BY_ID.get(`${name}.${other}${rest}`);
-      if (sibling) return { id, label: `${sibling.label} (${rollup})`, unit: sibling.unit, description: `${rollup} over units of: ${sibling.description}` };
+      if (sibling) return { id, label: `${sibling.label} (${rollup})`, unit: (measured as NcuUnit | undefined) ?? sibling.unit, description: `${rollup} over units of: ${sibling.description}` };
     }
   }
-  return { id, label: id, unit: '', description: '' };
+  return { id, label: id, unit: (measured ?? inferUnit(id)) as NcuUnit, description: '' };
 }
 
 /** ncu's base unit of a metric, as the CSV units row prints it. */
 export function unitOf(id: string): NcuUnit {
   return metricInfo(id).unit;
+}
+
+/** Which way a metric improves: fewer (lower) or more (higher). */
+export type Better = 'lower' | 'higher';
+
+/**
+ * Which way each kind of metric improves, by its ncu name, as data: first match wins. Work done for
+ * the same result (instructions, requests, sectors, wavefronts, bank conflicts, bytes moved, time,
+ * stalls, divergence, spills) is better lower; how well the hardware is used per unit of work (hit
+ * rates, occupancy, threads per instruction, branch uniformity, instructions per cycle, eligible
+ * warps) is better higher. Throughput percentages, clocks, sizes and launch settings have no better
+ * direction: a threshold on them fails both ways. `compare`/`bench` thresholds use it.
+ */
+const DIRECTIONS: readonly (readonly [RegExp, Better])[] = [
+  [/hit_rate|_hit_ratio/, 'higher'],
+  [/warps_active\.avg\.pct_of_peak|achieved_occupancy|maximum_warps_per_active_cycle_pct|occupancy_(limit|per_)|warps_eligible|issue_active\.avg/, 'higher'],
+  [/thread_inst_executed(_pred_on)?_per_inst_executed|average_branch_targets_threads_uniform|inst_(executed|issued)\.avg\.per_cycle|average_data_bytes_per_sector/, 'higher'],
+  [/bank_conflicts|wavefronts|sectors|requests|__bytes|_bytes_|inst_executed|inst_issued|threads_divergent|spilling|time_duration|cycles_(active|elapsed)(\.|$)|warps_issue_stalled|average_warp_latency|average_warps_active_per_inst|_excessive/, 'lower'],
+];
+
+export function betterDirection(id: string): Better | undefined {
+  if (/pct_of_peak_sustained|per_second|\.peak_sustained|lookup_hit|^launch__|^device__/.test(id) && !/warps_active\.avg\.pct_of_peak/.test(id)) return undefined;
+  return DIRECTIONS.find(([re]) => re.test(id))?.[1];
 }

@@ -623,3 +623,39 @@ export function sectionById(id: string): SectionDef | undefined {
 export function unknownSections(ids: readonly string[]): string[] {
   return ids.filter((id) => sectionById(id) === undefined);
 }
+
+/** An ncu section set (`--set <id>`, `ncu --list-sets`): the sections of ncu's set that Warpsight has. */
+export interface SectionSet {
+  readonly id: string;
+  readonly description: string;
+  readonly sections: readonly string[];
+}
+
+const BASIC = ['LaunchStats', 'Occupancy', 'SpeedOfLight', 'WorkloadDistribution'];
+const DETAILED = [...BASIC, 'ComputeWorkloadAnalysis', 'MemoryWorkloadAnalysis', 'SourceCounters'];
+
+/**
+ * ncu's sets (nsight-compute.md §1.1), less the sections an emulator has nothing for (rooflines,
+ * NVLink, NUMA, PM sampling, the memory chart): `full` is every section Warpsight knows, which is
+ * also what `profile` prints without --set / --section / --metrics (ncu's default is `basic`).
+ */
+export const SECTION_SETS: readonly SectionSet[] = [
+  { id: 'basic', description: "ncu's default: launch configuration, occupancy, speed of light, workload distribution", sections: BASIC },
+  { id: 'detailed', description: 'basic + compute and memory workload analysis, source counters', sections: DETAILED },
+  { id: 'full', description: 'every section (the default here)', sections: SECTIONS.map((s) => s.id) },
+];
+
+export function sectionSet(id: string): SectionSet | undefined {
+  return SECTION_SETS.find((s) => s.id === id);
+}
+
+/** Every metric id a section shows: header, hidden metrics and body tables (what `--section` collects). */
+export function sectionMetricIds(section: SectionDef): string[] {
+  const ids = [...section.header, ...(section.metrics ?? [])].map((e) => e.metric);
+  for (const group of section.body ?? [])
+    for (const table of group.tables) {
+      if (table.kind === 'metrics') ids.push(...table.entries.map((e) => e.metric));
+      else for (const row of table.rows) for (const cell of row.cells) if (cell !== null) ids.push(cell);
+    }
+  return [...new Set(ids)];
+}

@@ -1,30 +1,80 @@
 /**
  * Two reports side by side (`warpsight compare base.json new.json`): kernels matched by name and
  * launch order, every numeric metric with base, new, delta and % change, rules that appeared or
- * vanished, and thresholds (`metric=pct`) whose crossing is a regression. Pure data in, data out;
+ * vanished, and thresholds (`metric=pct`) whose crossing in the worse direction is a regression
+ * (the registry says which way is worse; `+pct` / `-pct` / `±pct` say it outright); float changes
+ * below a noise floor are no change. Pure data in, data out;
  * `renderComparison` draws the terminal tables.
  */
 import Table from 'cli-table3';
 import type { KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
 import { UserError } from '../errors.js';
-import { metricInfo } from '../metrics/registry.js';
+import { type Better, betterDirection, metricInfo } from '../metrics/registry.js';
 import { formatNumber } from './format.js';
+
+/**
+ * Which change of a metric fails a threshold: `up` (it may not grow by more than pct), `down` (may
+ * not shrink by more), `both`; `auto` takes the worse direction from the registry (a lower-is-better
+ * metric fails going up), and both ways for a metric without one.
+ */
+export type ThresholdDirection = 'auto' | 'up' | 'down' | 'both';
 
 export interface Threshold {
   /** an exact metric id, or a pattern where `*` matches any run of characters */
   readonly metric: string;
-  /** the largest allowed |new − base| / |base|, in percent */
+  /** the largest allowed change, in percent of |base| */
   readonly pct: number;
+  /** absent: auto */
+  readonly direction?: ThresholdDirection;
 }
 
-/** `l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1` → { metric, pct: 1 } */
+/**
+ * The percentage of a threshold: `5` or `5%` (the worse direction, from the registry), `+5%` (fail
+ * when it grows by more), `-5%` (fail when it shrinks by more), `±5%` or `+-5%` (either way).
+ */
+export function parseThresholdValue(raw: string): { pct: number; direction: ThresholdDirection } | undefined {
+  const m = /^\s*(\+-|±|\+|-)?\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(raw);
+  if (!m) return undefined;
+  const sign = m[1];
+  const direction: ThresholdDirection = sign === '+' ? 'up' : sign === '-' ? 'down' : sign === undefined ? 'auto' : 'both';
+  return { pct: Number(m[2]), direction };
+}
+
+/** `l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=+1%` → { metric, pct: 1, direction: 'up' } */
 export function parseThreshold(text: string): Threshold {
   const eq = text.lastIndexOf('=');
   const metric = eq > 0 ? text.slice(0, eq).trim() : '';
-  const pct = eq > 0 ? Number(text.slice(eq + 1).trim().replace(/%$/, '')) : Number.NaN;
-  if (metric === '' || !Number.isFinite(pct) || pct < 0)
-    throw new UserError(`--threshold ${text}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1`, 2);
-  return { metric, pct };
+  const value = eq > 0 ? parseThresholdValue(text.slice(eq + 1)) : undefined;
+  if (metric === '' || value === undefined)
+    throw new UserError(
+      `--threshold ${text}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1 (the worse direction from the registry), =+5% (fail on a rise), =-5% (on a fall), =±5% (either)`,
+      2,
+    );
+  return { metric, pct: value.pct, ...(value.direction === 'auto' ? {} : { direction: value.direction }) };
+}
+
+/** the direction a threshold checks for a metric: its own, else the registry's worse direction */
+export function effectiveDirection(t: Threshold, metric: string): Exclude<ThresholdDirection, 'auto'> {
+  const d = t.direction ?? 'auto';
+  if (d !== 'auto') return d;
+  const better: Better | undefined = betterDirection(metric);
+  return better === 'lower' ? 'up' : better === 'higher' ? 'down' : 'both';
+}
+
+/**
+ * Floating-point noise: a change of a non-integer value below this fraction of it is no change
+ * (two runs of one model may differ in the last bits of a sum taken in another order), nor is one
+ * that ncu would print the same (two decimals). A floor of 0 counts every difference.
+ */
+export const DEFAULT_NOISE_FLOOR_PCT = 1e-4;
+
+export function isNoise(base: number, next: number, floorPct = DEFAULT_NOISE_FLOOR_PCT): boolean {
+  if (base === next) return true;
+  if (Number.isInteger(base) && Number.isInteger(next)) return false;
+  // a floor of 0 turns it off: every difference counts
+  if (floorPct === 0 || !Number.isFinite(base) || !Number.isFinite(next)) return false;
+  if (base.toFixed(2) === next.toFixed(2)) return true;
+  return Math.abs(next - base) <= (floorPct / 100) * Math.max(Math.abs(base), Math.abs(next));
 }
 
 function patternOf(metric: string): RegExp | undefined {
@@ -50,6 +100,10 @@ export interface MetricDelta {
   pct: number | null;
   /** the allowed % change, when a threshold applies */
   threshold?: number;
+  /** the change the threshold fails: up, down or both */
+  direction?: Exclude<ThresholdDirection, 'auto'>;
+  /** the change is floating-point noise (below the noise floor): reported as 0 % */
+  noise?: boolean;
   regression: boolean;
 }
 
@@ -87,6 +141,8 @@ export interface Comparison {
 
 export interface CompareOptions {
   thresholds?: readonly Threshold[];
+  /** non-integer changes below this % are noise (default DEFAULT_NOISE_FLOOR_PCT) */
+  noiseFloorPct?: number;
 }
 
 const num = (v: MetricValue | undefined): number | null => (typeof v === 'number' ? v : null);
@@ -97,7 +153,13 @@ export function percentChange(base: number, next: number): number {
   return (100 * (next - base)) / Math.abs(base);
 }
 
-function metricDeltas(base: KernelResult | undefined, next: KernelResult | undefined, thresholds: readonly Threshold[]): MetricDelta[] {
+function crosses(pct: number, limit: number, direction: Exclude<ThresholdDirection, 'auto'>): boolean {
+  if (direction === 'up') return pct > limit;
+  if (direction === 'down') return pct < -limit;
+  return Math.abs(pct) > limit;
+}
+
+function metricDeltas(base: KernelResult | undefined, next: KernelResult | undefined, thresholds: readonly Threshold[], noiseFloorPct: number): MetricDelta[] {
   const ids = new Set<string>();
   for (const k of [base, next]) for (const [id, v] of Object.entries(k?.metrics ?? {})) if (typeof v === 'number') ids.add(id);
   return [...ids].sort().map((id) => {
@@ -105,19 +167,32 @@ function metricDeltas(base: KernelResult | undefined, next: KernelResult | undef
     const n = num(next?.metrics[id]);
     const info = metricInfo(id);
     const t = thresholdFor(id, thresholds);
+    const noise = b !== null && n !== null && b !== n && isNoise(b, n, noiseFloorPct);
     const delta = b !== null && n !== null ? n - b : null;
-    const pct = b !== null && n !== null ? percentChange(b, n) : null;
+    const pct = b !== null && n !== null ? (noise ? 0 : percentChange(b, n)) : null;
+    const direction = t ? effectiveDirection(t, id) : undefined;
     // a metric under a threshold that one side lacks cannot be checked: that fails too
-    const regression = t !== undefined && (pct === null ? b !== n : Math.abs(pct) > t.pct);
-    return { metric: id, label: info.label, unit: info.unit, base: b, new: n, delta, pct, ...(t ? { threshold: t.pct } : {}), regression };
+    const regression = t !== undefined && direction !== undefined && (pct === null ? b !== n : crosses(pct, t.pct, direction));
+    return {
+      metric: id,
+      label: info.label,
+      unit: info.unit,
+      base: b,
+      new: n,
+      delta,
+      pct,
+      ...(t ? { threshold: t.pct, direction } : {}),
+      ...(noise ? { noise } : {}),
+      regression,
+    };
   });
 }
 
 const ruleKey = (r: Pick<RuleResult, 'id' | 'section'>): string => `${r.section}\u0000${r.id}`;
 const ruleRef = (r: RuleResult): RuleRef => ({ id: r.id, section: r.section, type: r.type, ...(r.speedup ? { speedup: r.speedup.value } : {}) });
 
-function compareKernels(base: KernelResult | undefined, next: KernelResult | undefined, instance: number, thresholds: readonly Threshold[]): KernelComparison {
-  const metrics = metricDeltas(base, next, thresholds);
+function compareKernels(base: KernelResult | undefined, next: KernelResult | undefined, instance: number, thresholds: readonly Threshold[], noiseFloorPct: number): KernelComparison {
+  const metrics = metricDeltas(base, next, thresholds, noiseFloorPct);
   const baseRules = new Set((base?.rules ?? []).map(ruleKey));
   const newRules = new Set((next?.rules ?? []).map(ruleKey));
   const name = base?.name ?? next?.name ?? '';
@@ -163,7 +238,8 @@ export function compareReports(base: Report, next: Report, opts: CompareOptions 
   if (base.kernels.length === 1 && next.kernels.length === 1 && baseOnly.length === 1 && newOnly.length === 1) {
     pairs.splice(0, pairs.length, { base: base.kernels[0] as KernelResult, next: next.kernels[0] as KernelResult, instance: 0 });
   }
-  const kernels = pairs.map((p) => compareKernels(p.base, p.next, p.instance, thresholds));
+  const noiseFloor = opts.noiseFloorPct ?? DEFAULT_NOISE_FLOOR_PCT;
+  const kernels = pairs.map((p) => compareKernels(p.base, p.next, p.instance, thresholds, noiseFloor));
   const allIds = new Set([...base.kernels, ...next.kernels].flatMap((k) => Object.keys(k.metrics)));
   const unusedThresholds = thresholds
     .filter((t) => {
@@ -242,7 +318,8 @@ export function renderComparison(c: Comparison, opts: RenderCompareOptions = {})
         style: opts.tty ? { compact: true } : { head: [], border: [], compact: true },
       });
       for (const m of rows) {
-        const verdict = m.threshold === undefined ? '' : `${m.regression ? 'FAIL' : 'ok'} (±${formatNumber(m.threshold)}%)`;
+        const sign = m.direction === 'up' ? '+' : m.direction === 'down' ? '-' : '±';
+        const verdict = m.threshold === undefined ? '' : `${m.regression ? 'FAIL' : 'ok'} (${sign}${formatNumber(m.threshold)}%)`;
         table.push([m.metric, m.unit, cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
       }
       out.push(table.toString());

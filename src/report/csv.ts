@@ -108,6 +108,8 @@ export interface DetailsSection {
   id: string;
   name: string;
   metrics: readonly string[];
+  /** name rows by metric id, as ncu's "Command line profiler metrics" section does */
+  labelById?: boolean;
 }
 
 /** ncu's header sections with the registry's header metrics: the default for the details page. */
@@ -115,6 +117,20 @@ export const DEFAULT_DETAILS_SECTIONS: readonly DetailsSection[] = HEADER_SECTIO
   ...s,
   metrics: METRICS.filter((m) => m.section === s.id).map((m) => m.id),
 }));
+
+/**
+ * The details page for a selection: with `--metrics`, ncu's "Command line profiler metrics"
+ * section first; the report is already filtered (report/select.ts), so sections it did not collect
+ * print no rows.
+ */
+export function detailsSectionsFor(sel: { sections?: readonly string[]; metrics?: readonly string[] }): { sections: readonly DetailsSection[] } {
+  const metrics = sel.metrics ?? [];
+  const ids = sel.sections ?? [];
+  // like the console: --metrics alone is its own section only; otherwise no --section means all
+  const chosen = ids.length > 0 ? DEFAULT_DETAILS_SECTIONS.filter((s) => ids.includes(s.id)) : metrics.length > 0 ? [] : DEFAULT_DETAILS_SECTIONS;
+  if (metrics.length === 0) return { sections: chosen };
+  return { sections: [{ id: 'CommandLineMetrics', name: 'Command line profiler metrics', metrics, labelById: true }, ...chosen] };
+}
 
 export const DETAILS_COLUMNS = [
   ...IDENTITY_COLUMNS,
@@ -160,7 +176,7 @@ export function writeDetailsCsv(
       for (const id of [...s.metrics].sort()) {
         const v = k.metrics[id];
         if (v === undefined) continue;
-        lines.push(`${csvLine([...identity, s.name, metricInfo(id).label, unitOf(id), formatValue(v)])},`);
+        lines.push(`${csvLine([...identity, s.name, s.labelById === true ? id : metricInfo(id).label, unitOf(id), formatValue(v)])},`);
       }
       lines.push(...k.rules.filter((r) => r.section === s.id).map(ruleRow));
     }
@@ -235,28 +251,43 @@ function sourceColumns(report: Report): typeof SOURCE_COLUMNS {
   return SOURCE_COLUMNS.filter((c) => carried.has(c.id) || (c.from?.every((id) => carried.has(id)) ?? false));
 }
 
-/** The `--page source` header for a report: Address, Source, then the source-metric labels it has. */
+/**
+ * The `--page source` header for a report: Address, Source, the source-metric labels it has, then
+ * Location (the kernel file:line that built the instruction; last, so that ncu's columns keep
+ * their places).
+ */
 export function sourceHeader(report: Report): string[] {
-  return ['Address', 'Source', ...sourceColumns(report).map((c) => metricInfo(c.id).label)];
+  return ['Address', 'Source', ...sourceColumns(report).map((c) => metricInfo(c.id).label), 'Location'];
+}
+
+/** one kernel's source-page rows: address, opcode, the counters as numbers, file:line */
+export function sourceRows(report: Report, k: KernelResult): { address: string; opcode: string; values: number[]; location: string }[] {
+  const columns = sourceColumns(report);
+  return [...k.instructions]
+    .sort((a, b) => a.index - b.index)
+    .map((ins) => ({
+      address: `0x${(ins.index * 16).toString(16).padStart(4, '0')}`,
+      opcode: ins.opcode,
+      // a counter missing on one instruction is a zero the emulator left out; ncu prints 0 there
+      values: columns.map((c) => ins.metrics[c.id] ?? (c.derive ? c.derive(ins.metrics) : 0)),
+      // line 0: no kernel line built it (the prologue's parameter loads)
+      location: ins.line > 0 ? `${k.file}:${ins.line}` : '',
+    }));
 }
 
 /**
  * `--page source --csv --print-source sass`: per kernel a `"Kernel Name","<name>",` line, the header,
  * then one row per IR instruction in program order. Address is the instruction's offset in the
- * kernel assuming 16-byte instructions (SASS on sm_70+); Source is its SASS-like opcode.
+ * kernel assuming 16-byte instructions (SASS on sm_70+); Source is its SASS-like opcode; Location
+ * its kernel file:line.
  */
 export function writeSourceCsv(report: Report): string {
-  const columns = sourceColumns(report);
   const header = csvLine(sourceHeader(report));
   const lines: string[] = [];
   for (const k of report.kernels) {
     lines.push(`${csvLine(['Kernel Name', k.name])},`);
     lines.push(header);
-    for (const ins of [...k.instructions].sort((a, b) => a.index - b.index)) {
-      // a counter missing on one instruction is a zero the emulator left out; ncu prints 0 there
-      const values = columns.map((c) => formatNcuNumber(ins.metrics[c.id] ?? (c.derive ? c.derive(ins.metrics) : 0)));
-      lines.push(csvLine([`0x${(ins.index * 16).toString(16).padStart(4, '0')}`, ins.opcode, ...values]));
-    }
+    for (const row of sourceRows(report, k)) lines.push(csvLine([row.address, row.opcode, ...row.values.map(formatNcuNumber), row.location]));
   }
   return joinLines(lines);
 }

@@ -111,10 +111,13 @@ export function scaleUnit(value: number, unit: string): { value: number; unit: s
   return { value, unit };
 }
 
-/** One metric cell as ncu prints it: the auto-scaled value text and its unit text. */
-export function formatMetric(value: MetricValue, unit: string): { value: string; unit: string } {
+/** ncu's `--print-units`: auto-scaled (default) or in the base unit */
+export type PrintUnits = 'auto' | 'base';
+
+/** One metric cell as ncu prints it: the (auto-scaled) value text and its unit text. */
+export function formatMetric(value: MetricValue, unit: string, units: PrintUnits = 'auto'): { value: string; unit: string } {
   if (typeof value === 'string') return { value, unit };
-  const scaled = scaleUnit(value, unit);
+  const scaled = units === 'base' ? { value, unit } : scaleUnit(value, unit);
   return { value: formatNumber(scaled.value), unit: scaled.unit };
 }
 

@@ -13,7 +13,7 @@ import type { Device, KernelResult, MetricValue, Report, RuleResult } from '../.
 import { TIMING_ONLY } from '../timing/only.js';
 import { SECTIONS, appliesTo, ccNumber, type BodyTable, type GridTable, type MetricEntry, type SectionDef } from '../metrics/sections.js';
 import { unitOf as registryUnitOf } from '../metrics/registry.js';
-import { RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
+import { type PrintUnits, RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
 import { programLines } from './programSummary.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction, type SourceLineSummary } from './sourceLines.js';
 
@@ -35,6 +35,15 @@ export interface TerminalOptions {
   readonly metrics?: readonly string[];
   /** base unit of a metric a section entry gives none for; default: the metric registry */
   readonly unitOf?: (metricId: string) => string | undefined;
+  /** ncu's `--print-units`: `auto` scales (1.02 Kbyte), `base` prints the base unit (1,024 byte) */
+  readonly units?: PrintUnits;
+  /** ncu's `--print-metric-name`: the label (default), the metric id, or both (`Duration (gpu__time_duration.sum)`) */
+  readonly metricName?: 'label' | 'name' | 'label-name';
+}
+
+/** a metric's row name as `--print-metric-name` asks */
+export function metricRowName(label: string, id: string, mode: TerminalOptions['metricName'] = 'label'): string {
+  return mode === 'name' ? id : mode === 'label-name' && label !== id ? `${label} (${id})` : label;
 }
 
 const INDENT = '    ';
@@ -91,8 +100,8 @@ function rowsOf(
     present.sort((a, b) => shown(b.value) - shown(a.value) || byId(a.entry.label, b.entry.label));
   }
   return present.map(({ entry, value }) => {
-    const cell = formatMetric(value, unitOf(entry, opts));
-    return { label: entry.label, unit: cell.unit, value: cell.value };
+    const cell = formatMetric(value, unitOf(entry, opts), opts.units);
+    return { label: metricRowName(entry.label, entry.metric, opts.metricName), unit: cell.unit, value: cell.value };
   });
 }
 
@@ -126,7 +135,7 @@ export function gridLines(header: readonly string[], body: readonly (readonly st
   return [dashes, line(header), dashes, ...body.map(line), dashes];
 }
 
-function gridTableLines(table: GridTable, metrics: Metrics): string[] {
+function gridTableLines(table: GridTable, metrics: Metrics, units: PrintUnits = 'auto'): string[] {
   const columns = table.columns
     .map((column, c) => ({ column, c }))
     .filter(({ c }) => table.rows.some((row) => metrics[row.cells[c] ?? ''] !== undefined));
@@ -137,7 +146,7 @@ function gridTableLines(table: GridTable, metrics: Metrics): string[] {
     ...columns.map(({ column, c }) => {
       const value = metrics[row.cells[c] ?? ''];
       if (value === undefined) return '-';
-      const cell = formatMetric(value, column.unit ?? '');
+      const cell = formatMetric(value, column.unit ?? '', units);
       return column.showUnit && cell.unit !== '' ? `${cell.value} ${cell.unit}` : cell.value;
     }),
   ]);
@@ -145,7 +154,7 @@ function gridTableLines(table: GridTable, metrics: Metrics): string[] {
 }
 
 function bodyTableLines(table: BodyTable, metrics: Metrics, opts: TerminalOptions, cc: number | undefined): string[] {
-  if (table.kind === 'grid') return gridTableLines(table, metrics);
+  if (table.kind === 'grid') return gridTableLines(table, metrics, opts.units);
   const rows = rowsOf(table.entries, metrics, opts, cc, table.sort ?? 'id');
   return rows.length === 0 ? [] : metricTableLines(rows);
 }

@@ -92,6 +92,35 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
     expect(renderMs).toBeGreaterThan(0);
+    // the memory chart's labels: a unit's text fits inside its box, a link's text touches no box and
+    // no other text (the halo copies of a label coincide)
+    const overlaps = await page.$eval('figure[data-kind="memory"] svg', (svg) => {
+      const rects = Array.from(svg.querySelectorAll('.mark-rect path')).map((p) => p.getBoundingClientRect());
+      const boxes = new Map<string, DOMRect>();
+      for (const t of Array.from(svg.querySelectorAll('.mark-text text'))) {
+        const r = t.getBoundingClientRect();
+        if ((t.textContent ?? '') !== '' && r.width > 0) boxes.set(`${t.textContent}@${Math.round(r.x)},${Math.round(r.y)}`, r);
+      }
+      const meet = (a: DOMRect, b: DOMRect): boolean => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      const inside = (a: DOMRect, b: DOMRect): boolean => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+      const hits: string[] = [];
+      const list = [...boxes.entries()];
+      list.forEach(([name, r], i) => {
+        const cx = (r.left + r.right) / 2;
+        const cy = (r.top + r.bottom) / 2;
+        const home = rects.find((b) => cx > b.left && cx < b.right && cy > b.top && cy < b.bottom);
+        if (home) {
+          if (!inside(r, home)) hits.push(`${name} leaves its box`);
+        } else if (rects.some((b) => meet(r, b))) hits.push(`${name} runs into a box`);
+        for (const [other, q] of list.slice(i + 1)) if (meet(r, q)) hits.push(`${name} x ${other}`);
+      });
+      return hits;
+    });
+    expect(overlaps).toEqual([]);
+    // every section folds; the page fits a 1,400 px window (the hot-spot table's source lines wrap)
+    expect(await page.$$eval('section.section > details[open] > summary h3', (h) => h.length)).toBe(sections.length);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(await page.$$eval('nav.toc a', (as) => as.map((a) => a.getAttribute('href')))).toContain('#k0-Occupancy');
     await page.screenshot({ path: join(OUT, 'transpose.png'), fullPage: true });
     await page.close();
   });
@@ -109,6 +138,57 @@ describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('a 9-launch program: a chart of any metric across launches, navigation, folded launches, no wider than the window', async () => {
+    // the L2-persistence sweep of the issue (launches 0-8: 4 x pass1/pass2, evict), counters only
+    const { profileFile } = await import('../../src/profile.js');
+    const report = await profileFile({ file: 'kernels/l2_persistence.ts', kernel: 'l2_plain', cacheControl: 'none', timing: false });
+    expect(report.kernels).toHaveLength(9);
+    const { page, errors, requests } = await open(report, 'program');
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    // the overview chart: one point per launch of the chosen metric, the L2 hit rate first
+    const overview = 'figure[data-kind="overview"]';
+    const points = (): Promise<number> => page.$$eval(`${overview} svg .mark-symbol path`, (p) => p.length);
+    expect(await points()).toBe(9);
+    const select = `${overview} .vega-bind select`;
+    expect(await page.$eval(select, (s) => (s as HTMLSelectElement).value)).toBe('lts__t_sector_hit_rate.pct');
+    const options = await page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent ?? ''));
+    expect(options).toContain('dram__bytes_read.sum');
+    expect(options.length).toBeGreaterThan(100);
+    await page.selectOption(select, 'dram__bytes_read.sum');
+    expect(await points()).toBe(9);
+    expect(await page.$eval(`${overview} svg`, (s) => s.getAttribute('aria-label') ?? s.textContent ?? '')).toBeTruthy();
+    // navigation: the overview and every launch; launches fold, the first open
+    const links = await page.$$eval('nav.toc a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual(['#overview', ...report.kernels.map((_, i) => `#kernel-${i}`)]);
+    expect(await page.$$eval('details.launch[open]', (d) => d.length)).toBe(1);
+    await page.click('nav.toc a[href="#kernel-8"]');
+    await page.waitForFunction(() => (document.querySelector('#kernel-8 details.launch') as HTMLDetailsElement | null)?.open === true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    await page.screenshot({ path: join(OUT, 'program.png'), fullPage: true });
+    await page.close();
+  }, 240_000);
+
+  it('compare --html: the diff page fits the window, runs nothing, highlights the changes', async () => {
+    const { compareReports, parseThreshold } = await import('../../src/report/compare.js');
+    const { renderCompareHtml } = await import('../../src/report/html/compare.js');
+    const c = compareReports(only('sh_transpose_32x33_bd32x8'), only('sh_transpose_32x32_bd32x8'), { thresholds: [parseThreshold('l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1')] });
+    const file = join(OUT, 'compare.html');
+    writeFileSync(file, renderCompareHtml(c, { base: 'padded.json', new: 'unpadded.json' }));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.$$eval('tr.regression', (r) => r.map((x) => x.getAttribute('data-metric')))).toEqual(['l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum']);
+    const red = await page.$eval('tr.regression td', (td) => getComputedStyle(td).backgroundColor);
+    expect(red).toBe('rgb(248, 201, 196)');
+    expect(await page.$$eval('tr.worse', (r) => r.length)).toBeGreaterThan(5);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(OUT, 'compare.png'), fullPage: true });
     await page.close();
   });
 

@@ -41,7 +41,11 @@ describe('compare', () => {
     expect(thresholdFor('l1tex__t_sectors.sum', ts)?.pct).toBe(5);
     expect(thresholdFor('dram__bytes.sum', ts)).toBeUndefined();
     expect(() => parseThreshold('nopct')).toThrow(/metric=percent/);
-    expect(() => parseThreshold('x=-1')).toThrow(/metric=percent/);
+    expect(() => parseThreshold('x=abc')).toThrow(/metric=percent/);
+    expect(parseThreshold('x=-1')).toEqual({ metric: 'x', pct: 1, direction: 'down' });
+    expect(parseThreshold('x=+5%')).toEqual({ metric: 'x', pct: 5, direction: 'up' });
+    expect(parseThreshold('x=±5%')).toEqual({ metric: 'x', pct: 5, direction: 'both' });
+    expect(parseThreshold('x=5')).toEqual({ metric: 'x', pct: 5 });
   });
 
   it('a metric one report lacks (profile --no-timing) is counted apart from changed values', () => {
@@ -88,7 +92,7 @@ describe('compare', () => {
   });
 
   it('renders plain text without ANSI codes off a terminal', () => {
-    const text = renderComparison(compareReports(fakeReport(), withConflicts(fakeReport(), 1), { thresholds: [parseThreshold(`${BC}=1`)] }), { tty: false, changedOnly: true });
+    const text = renderComparison(compareReports(fakeReport(), withConflicts(fakeReport(), 1), { thresholds: [parseThreshold(`${BC}=±1`)] }), { tty: false, changedOnly: true });
     expect(text).not.toMatch(/\u001b\[/);
     expect(text).toContain('FAIL (±1%)');
     expect(text).toContain('-100%');

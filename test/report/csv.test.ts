@@ -157,6 +157,7 @@ describe('--page source writer', () => {
       'L2 Theoretical Sectors Global Excessive',
       'L2 Theoretical Sectors Global',
       'L2 Theoretical Sectors Global Ideal',
+      'Location',
     ]);
   });
 
@@ -189,7 +190,7 @@ describe('--page source writer', () => {
     ];
     const rows = parseCsvRows(writeSourceCsv(r), fail);
     const h = sourceHeader(r);
-    expect(h.slice(2)).toEqual(['Instructions Executed', 'L1 Conflicts Shared N-Way', 'L1 Wavefronts Shared Excessive', 'L1 Wavefronts Shared', 'L1 Wavefronts Shared Ideal']);
-    expect(rows[2]).toEqual(['0x0030', 'LDS', '4', '32', '124', '128', '4']);
+    expect(h.slice(2)).toEqual(['Instructions Executed', 'L1 Conflicts Shared N-Way', 'L1 Wavefronts Shared Excessive', 'L1 Wavefronts Shared', 'L1 Wavefronts Shared Ideal', 'Location']);
+    expect(rows[2]).toEqual(['0x0030', 'LDS', '4', '32', '124', '128', '4', `${r.kernels[0]?.file ?? ''}:9`]);
   });
 });

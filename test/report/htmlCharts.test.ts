@@ -11,7 +11,8 @@ describe('charts', () => {
   it('builds throughput, memory, occupancy, source and rules charts with unique ids', () => {
     const charts = buildCharts(fakeReport(), { occupancy: FAKE_OCCUPANCY });
     const kinds = new Set(charts.map((c) => c.kind));
-    expect([...kinds].sort()).toEqual(['memory', 'occupancy', 'rules', 'source', 'throughput']);
+    // two launches: the chart across them too
+    expect([...kinds].sort()).toEqual(['memory', 'occupancy', 'overview', 'rules', 'source', 'throughput']);
     expect(new Set(charts.map((c) => c.id)).size).toBe(charts.length);
     expect(charts.filter((c) => c.kernelIndex === 0 && c.kind === 'occupancy')).toHaveLength(3);
   });
@@ -52,5 +53,23 @@ describe('charts', () => {
     const png = svgToPng(svg);
     expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     expect(png.length).toBeGreaterThan(2000);
+  });
+});
+
+describe('rules chart', () => {
+  it('draws one bar per rule result: the two CPIStall results of a profiled kernel do not stack', async () => {
+    const { profileFile } = await import('../../src/profile.js');
+    const { rulesChart } = await import('../../src/report/charts/rules.js');
+    const report = await profileFile({ file: 'kernels/warp_primitives.ts', kernel: 'warp_votes' });
+    const k = report.kernels[0];
+    if (!k) throw new Error('no kernel');
+    const cpi = k.rules.filter((r) => r.id === 'CPIStall' && r.speedup !== undefined);
+    expect(cpi).toHaveLength(2);
+    const rows = (rulesChart(k)?.spec as { data: { values: { rule: string; speedup: number }[] } }).data.values;
+    const labels = rows.map((r) => r.rule);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.filter((l) => l.startsWith('CPIStall (WarpStateStats)')).sort()).toEqual(['CPIStall (WarpStateStats)', 'CPIStall (WarpStateStats) #2']);
+    // each bar keeps its own speedup
+    expect(rows.filter((r) => r.rule.startsWith('CPIStall')).map((r) => r.speedup).sort()).toEqual(cpi.map((r) => Math.round((r.speedup?.value ?? 0) * 100) / 100).sort());
   });
 });

@@ -68,7 +68,20 @@ describe('metric registry', () => {
     // a rollup of a registered counter keeps the counter's unit
     expect(metricInfo('dram__bytes_read.max')).toMatchObject({ label: 'DRAM Bytes Read (max)', unit: 'byte' });
     expect(unitOf('sm__warps_active.min.per_cycle_active')).toBe('warp');
-    // a different submetric is a different quantity: no borrowing
-    expect(unitOf('dram__bytes_read.sum.per_second')).toBe('');
+    // a different submetric is a different quantity: not borrowed, but the ground truth's units
+    // row has it (data/ncuUnits.ts)
+    expect(unitOf('dram__bytes_read.sum.per_second')).toBe('byte/s');
+    expect(unitOf('l1tex__cycles_active.avg')).toBe('cycle');
+  });
+
+  it("infers the unit of an id nothing lists from ncu's naming, and leaves a ratio without one", () => {
+    expect(unitOf('lts__t_bytes_srcunit_tex_op_read.sum')).toBe('byte');
+    expect(unitOf('lts__d_sectors_fill_device.sum')).toBe('sector');
+    expect(unitOf('lts__d_sectors.sum.peak_sustained')).toBe('sector/cycle');
+    expect(unitOf('smsp__warps_issue_stalled_barrier.sum')).toBe('warp');
+    expect(unitOf('lts__xbar2lts_cycles_active.sum')).toBe('cycle');
+    expect(unitOf('lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed')).toBe('%');
+    expect(unitOf('lts__average_t_sectors_per_request.ratio')).toBe('');
+    expect(unitOf('warpsight__l2_window_hit_ratio')).toBe('');
   });
 });

@@ -15,7 +15,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 function profileOnce(name: string, args: readonly string[], dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const out = reportPath(dir, name);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'profile', ...args, '-o', out, '--json'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'profile', ...args, '-o', out, '-f', '--no-check-exit-code', '--json'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,11 +1,12 @@
 /**
- * Every chart of a report, in page order per kernel: throughput, memory chart, occupancy graphs,
- * source heat map, rules. Pure: report (and the occupancy calculator) in, vega-lite specs out.
+ * Every chart of a report: with several launches one across them first, then in page order per
+ * kernel: throughput, memory chart, occupancy graphs, source heat map, rules. Pure: report (and the occupancy calculator) in, vega-lite specs out.
  */
 import type { Report } from '../../../types/report.schema.js';
 import { ccNumber } from '../../metrics/sections.js';
 import { memoryChart } from './memory.js';
 import { occupancyCharts, type OccupancyGraphs } from './occupancy.js';
+import { overviewChart } from './overview.js';
 import { rulesChart } from './rules.js';
 import { sourceChart } from './source.js';
 import { throughputChart } from './throughput.js';
@@ -22,10 +23,13 @@ export interface ChartOptions {
 export function buildCharts(report: Report, opts: ChartOptions = {}): ChartDef[] {
   const cc = ccNumber(report.device.cc);
   // builders name charts `k<id>-…`; give them the position so ids stay unique in merged reports
-  return report.kernels.flatMap((kernel, index) => {
+  const perKernel = report.kernels.flatMap((kernel, index) => {
     const k = { ...kernel, id: index };
     return [throughputChart(k, cc), memoryChart(k), ...occupancyCharts(k, opts.occupancy?.(kernel)), sourceChart(k), rulesChart(k)].filter(
       (c): c is ChartDef => c !== undefined,
     );
   });
+  // several launches: the chart across them comes first
+  const overview = overviewChart(report);
+  return overview ? [overview, ...perKernel] : perKernel;
 }

@@ -6,12 +6,18 @@ import type { KernelResult } from '../../../types/report.schema.js';
 import { CHART_CONFIG, type ChartDef } from './types.js';
 
 export function rulesChart(kernel: Pick<KernelResult, 'id' | 'rules'>): ChartDef | undefined {
+  // one bar per result: a rule that fires twice (CPIStall names two stall reasons) gets "#2" on its
+  // second label, else vega-lite stacks both results into one bar of their summed speedups
+  const seen = new Map<string, number>();
   const rows = kernel.rules
-    .flatMap((r, i) =>
-      r.speedup === undefined
-        ? []
-        : [{ rule: `${r.id} (${r.section})`, order: i, type: r.type, speedupType: r.speedup.type, speedup: Math.round(r.speedup.value * 100) / 100, title: r.title ?? '' }],
-    )
+    .flatMap((r, i) => {
+      if (r.speedup === undefined) return [];
+      const base = `${r.id} (${r.section})`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      const rule = n === 1 ? base : `${base} #${n}`;
+      return [{ rule, order: i, type: r.type, speedupType: r.speedup.type, speedup: Math.round(r.speedup.value * 100) / 100, title: r.title ?? '' }];
+    })
     .sort((a, b) => b.speedup - a.speedup || a.order - b.order);
   if (rows.length === 0) return undefined;
   return {

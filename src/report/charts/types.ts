@@ -4,15 +4,15 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 
-export type ChartKind = 'throughput' | 'memory' | 'occupancy' | 'source' | 'rules';
+export type ChartKind = 'throughput' | 'memory' | 'occupancy' | 'source' | 'rules' | 'overview';
 
 export interface ChartDef {
   /** unique in a report and safe in an id attribute or a file name: `k0-throughput` */
   readonly id: string;
   readonly kind: ChartKind;
-  /** the kernel's position in report.kernels (ids may repeat in merged reports; positions do not) */
+  /** the kernel's position in report.kernels (ids may repeat in merged reports; positions do not); -1: the whole report */
   readonly kernelIndex: number;
-  /** ncu section identifier the chart belongs to (`Rules` for the rules chart) */
+  /** ncu section identifier the chart belongs to (`Rules` for the rules chart, `Overview` for the launches') */
   readonly section: string;
   readonly title: string;
   readonly spec: TopLevelSpec;

@@ -2,9 +2,8 @@
  * What `--html FILE` and `--charts DIR` write, shared by `profile` and `report` so the two cannot
  * disagree. Heavy: import lazily.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Report } from '../../../types/report.schema.js';
+import { writeFileAtomic } from '../../cli/writeFile.js';
 import { UserError } from '../../errors.js';
 import { reportCharts, renderHtml } from './index.js';
 
@@ -20,8 +19,7 @@ export async function writeReportOutputs(report: Report, req: OutputRequest): Pr
   if (req.html !== undefined) {
     const html = await renderHtml(report, req.sections ? { sections: req.sections } : {});
     try {
-      mkdirSync(dirname(req.html), { recursive: true });
-      writeFileSync(req.html, html);
+      writeFileAtomic(req.html, html);
     } catch (e) {
       throw new UserError(`--html ${req.html}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }

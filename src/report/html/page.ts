@@ -2,7 +2,9 @@
  * The report page: one self-contained HTML document (inlined CSS, vega, vega-embed and the charts'
  * precompiled vega specs; no request leaves it). Per launch: its header line, every section with
  * its tables, charts and rules (sections as data, in ncu's order), the source heat map and hot
- * spots; with several launches a summary table first. Deterministic: the same report and charts
+ * spots; with several launches a chart of any metric across them and a summary table first, each
+ * launch folded (the first open) when there are more than three. A bar of links at the top; every
+ * section folds. Deterministic: the same report and charts
  * give the same bytes. A Content-Security-Policy allows only the page's own scripts (by hash), so
  * even markup that slipped through escaping could neither run nor fetch anything.
  */
@@ -36,13 +38,24 @@ export interface PageOptions {
 
 /** the section id of the overview block holding the rules chart and every rule of a launch */
 export const RULES_SECTION = 'Rules';
+/** the section id of the chart across launches */
+export const OVERVIEW_SECTION = 'Overview';
+
+function overviewHtml(charts: readonly ChartDef[]): string {
+  const figures = charts.filter((c) => c.section === OVERVIEW_SECTION).map(chartHtml).join('');
+  return figures === '' ? '' : `<section class="overview" id="overview" data-section="${OVERVIEW_SECTION}"><h2>Across launches</h2>${figures}</section>`;
+}
 
 function chartHtml(chart: ChartDef): string {
   return `<figure class="chart" data-chart="${chart.id}" data-kind="${chart.kind}"><div class="vega" id="chart-${chart.id}"></div></figure>`;
 }
 
+/** a section that folds: its heading is the summary of an open <details> */
 function sectionHtml(kernelIndex: number, id: string, name: string, inner: string): string {
-  return `<section class="section" id="k${kernelIndex}-${escapeHtml(id)}" data-section="${escapeHtml(id)}"><h3>${escapeHtml(name)}</h3>${inner}</section>`;
+  return (
+    `<section class="section" id="k${kernelIndex}-${escapeHtml(id)}" data-section="${escapeHtml(id)}">` +
+    `<details open><summary><h3>${escapeHtml(name)}</h3></summary>${inner}</details></section>`
+  );
 }
 
 function hotSpotTableHtml(kernel: KernelResult, count: number): string {
@@ -56,9 +69,10 @@ function hotSpotTableHtml(kernel: KernelResult, count: number): string {
         `<td class="num">${formatNumber(s.excessiveWavefronts)}</td><td><code>${escapeHtml(s.opcodes.join(' '))}</code></td><td><code>${escapeHtml((s.text ?? '').trim())}</code></td></tr>`,
     )
     .join('');
+  // in a box of the page's width: long source lines wrap or scroll there, not widen the page
   return (
-    `<table class="grid hotspots"><caption>Source Hot Spots (Warpsight)</caption><thead><tr><th>Line</th><th>Instructions</th><th>Threads/Inst</th><th>Sectors</th>` +
-    `<th>Excessive Sectors</th><th>Wavefronts</th><th>Bank Conflicts</th><th>Opcodes</th><th>Source</th></tr></thead><tbody>${rows}</tbody></table>`
+    `<div class="scroll"><table class="grid hotspots"><caption>Source Hot Spots (Warpsight)</caption><thead><tr><th>Line</th><th>Instructions</th><th>Threads/Inst</th><th>Sectors</th>` +
+    `<th>Excessive Sectors</th><th>Wavefronts</th><th>Bank Conflicts</th><th>Opcodes</th><th>Source</th></tr></thead><tbody>${rows}</tbody></table></div>`
   );
 }
 
@@ -77,6 +91,9 @@ function rulesOverviewHtml(kernel: KernelResult, charts: readonly ChartDef[]): s
     .join('');
   return `${chart}<table class="grid"><caption>Rules</caption><thead><tr><th>Type</th><th>Rule</th><th>Section</th><th>Est. Speedup</th><th>Title</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
+
+/** with more launches than this, each launch folds and only the first is open */
+const FOLD_LAUNCHES_ABOVE = 3;
 
 function kernelHtml(report: Report, kernel: KernelResult, index: number, charts: readonly ChartDef[], wanted: ReadonlySet<string> | undefined, opts: PageOptions): string {
   const cc = ccNumber(report.device.cc);
@@ -104,16 +121,32 @@ function kernelHtml(report: Report, kernel: KernelResult, index: number, charts:
     kernel.check === undefined
       ? ''
       : `<p class="check ${kernel.check.passed ? 'passed' : 'failed'}">result check: ${kernel.check.passed ? 'passed' : 'FAILED'}${kernel.check.message ? ` — ${escapeHtml(kernel.check.message)}` : ''}</p>`;
+  const fold = report.kernels.length > FOLD_LAUNCHES_ABOVE;
+  const number = report.kernels.length > 1 ? `<span class="kindex">#${index}</span> ` : '';
+  const heading = `<h2>${number}<span class="kname">${escapeHtml(kernel.name)}</span></h2>`;
   return (
     `<article class="kernel" id="kernel-${index}" data-kernel-index="${index}">` +
-    `<h2><span class="kname">${escapeHtml(kernel.name)}</span></h2>` +
+    (fold ? `<details class="launch"${index === 0 ? ' open' : ''}><summary>${heading}</summary>` : heading) +
     `<p class="launch-line"><code>${escapeHtml(kernelHeaderLine(kernel, report.device).trim())}</code></p>` +
     `<p class="file">file: <code>${escapeHtml(kernel.file)}</code> · registers/thread: ${kernel.launch.registersPerThread}${kernel.launch.registersSource ? ` (${kernel.launch.registersSource})` : ''}</p>` +
     check +
     (notes === '' ? '' : `<ul class="notes">${notes}</ul>`) +
     parts.join('') +
+    (fold ? '</details>' : '') +
     `</article>`
   );
+}
+
+/** the bar at the top: the launches (several) or the sections of the one launch, as links */
+function navHtml(report: Report, wanted: ReadonlySet<string> | undefined): string {
+  const link = (href: string, text: string): string => `<a href="#${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+  const links =
+    report.kernels.length > 1
+      ? [link('overview', 'Overview'), ...report.kernels.map((k, i) => link(`kernel-${i}`, `#${i} ${k.name}`))]
+      : [RULES_SECTION, ...SECTIONS.map((s) => s.id)]
+          .filter((id) => wanted === undefined || wanted.has(id))
+          .map((id) => link(`k0-${id}`, id === RULES_SECTION ? 'Rules' : (SECTIONS.find((s) => s.id === id)?.name ?? id)));
+  return `<nav class="toc" aria-label="Report contents">${links.join('')}</nav>`;
 }
 
 function metricText(kernel: KernelResult, id: string, unit: string): string {
@@ -138,8 +171,8 @@ function launchesTableHtml(report: Report): string {
     })
     .join('');
   return (
-    `<section class="launches" data-section="Launches"><h2>Launches</h2><table class="grid"><thead><tr><th>#</th><th>Kernel</th><th>File</th><th>Grid</th><th>Block</th>` +
-    `<th>Duration</th><th>Compute (SM) %</th><th>Memory %</th><th>Rules</th><th>Top Est. Speedup</th></tr></thead><tbody>${rows}</tbody></table></section>`
+    `<section class="launches" data-section="Launches"><h2>Launches</h2><div class="scroll"><table class="grid"><thead><tr><th>#</th><th>Kernel</th><th>File</th><th>Grid</th><th>Block</th>` +
+    `<th>Duration</th><th>Compute (SM) %</th><th>Memory %</th><th>Rules</th><th>Top Est. Speedup</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
   );
 }
 
@@ -151,6 +184,16 @@ const BOOT_SCRIPT = `(function () {
     return vegaEmbed(el, c.spec, { mode: 'vega', renderer: 'svg', actions: false, defaultStyle: false })
       .catch(function (e) { el.textContent = 'chart failed to render: ' + e.message; console.error(e); });
   });
+  // a link to a folded launch or section opens it (and every fold around it)
+  function reveal() {
+    var el = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    for (var d = el; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
+    var inner = el && el.querySelector('details');
+    if (inner) inner.open = true;
+    if (el) el.scrollIntoView();
+  }
+  window.addEventListener('hashchange', reveal);
+  reveal();
   Promise.all(jobs).then(function () {
     // milliseconds from navigation start until every chart is drawn: what "opens in < 2 s" measures
     document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
@@ -164,7 +207,7 @@ function sha256(text: string): string {
 
 export function buildPage(report: Report, charts: readonly CompiledChart[], bundles: Bundles, opts: PageOptions = {}): string {
   const ids = opts.sections ?? report.options.sections;
-  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION]) : undefined;
+  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION, OVERVIEW_SECTION]) : undefined;
   const byKernel = (i: number): ChartDef[] =>
     charts.map((c) => c.def).filter((c) => c.kernelIndex === i && (wanted === undefined || wanted.has(c.section)));
   const shownCharts = charts.filter((c) => wanted === undefined || wanted.has(c.def.section));
@@ -194,7 +237,11 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
     `<header><h1>${escapeHtml(title)}</h1>`,
     `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}${options.timing === false ? ` · --no-timing: ${TIMING_ONLY} not collected` : ''}</p>`,
     pageNotes,
-    '</header><main>',
+    '</header>',
+    // outside the header: sticky within the body, so it stays on screen while scrolling
+    navHtml(report, wanted),
+    '<main>',
+    overviewHtml(shownCharts.map((c) => c.def)),
     report.kernels.length > 1 ? launchesTableHtml(report) : '',
     ...report.kernels.map((k, i) => kernelHtml(report, k, i, byKernel(i), wanted, opts)),
     '</main>',

@@ -19,8 +19,19 @@ th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
 th { background: var(--head); text-align: left; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.unit { color: var(--muted); }
-table.hotspots td code { white-space: pre; }
-figure.chart { margin: 8px 12px 8px 0; display: inline-block; vertical-align: top; }
+table.hotspots td code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.scroll { max-width: 100%; overflow-x: auto; }
+nav.toc { position: sticky; top: 0; z-index: 1; background: white; display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 6px 0; border-bottom: 1px solid var(--line); font-size: 13px; }
+nav.toc a { color: #2c5d8a; text-decoration: none; white-space: nowrap; }
+nav.toc a:hover { text-decoration: underline; }
+details > summary { cursor: pointer; list-style-position: outside; }
+details > summary > h2, details > summary > h3 { display: inline-block; margin: 0; }
+section.section > details > summary { margin-bottom: 6px; }
+details.launch > summary { margin: 12px 0 4px; }
+.kindex { color: var(--muted); font-weight: normal; }
+section.overview figure.chart { display: block; }
+.vega-bind { font-size: 13px; margin: 4px 0; } .vega-bind select { font: inherit; max-width: 640px; }
+figure.chart { margin: 8px 12px 8px 0; display: inline-block; vertical-align: top; max-width: 100%; overflow-x: auto; }
 .rule { border-left: 4px solid #72b7b2; background: #fafafa; padding: 6px 10px; margin: 8px 0; }
 .rule.opt { border-color: #f58518; } .rule.wrn { border-color: #e45756; } .rule.err { border-color: #b279a2; }
 .rule p { margin: 4px 0 0; white-space: pre-wrap; }
