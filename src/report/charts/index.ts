@@ -1,6 +1,6 @@
 /**
- * Every chart of a report, in page order per kernel: throughput, memory chart, occupancy graphs,
- * source heat map, rules. Pure: report (and the occupancy calculator) in, vega-lite specs out.
+ * Every chart of a report, in page order: each program's timeline, then per kernel throughput,
+ * memory chart, occupancy graphs, source heat map, rules. Pure: report (and the occupancy calculator) in, vega-lite specs out.
  */
 import type { Report } from '../../../types/report.schema.js';
 import { ccNumber } from '../../metrics/sections.js';
@@ -9,6 +9,7 @@ import { occupancyCharts, type OccupancyGraphs } from './occupancy.js';
 import { rulesChart } from './rules.js';
 import { sourceChart } from './source.js';
 import { throughputChart } from './throughput.js';
+import { timelineChart } from './timeline.js';
 import type { ChartDef } from './types.js';
 
 export type { ChartDef } from './types.js';
@@ -22,10 +23,11 @@ export interface ChartOptions {
 export function buildCharts(report: Report, opts: ChartOptions = {}): ChartDef[] {
   const cc = ccNumber(report.device.cc);
   // builders name charts `k<id>-…`; give them the position so ids stay unique in merged reports
-  return report.kernels.flatMap((kernel, index) => {
+  const programs = (report.programs ?? []).map((_, index) => timelineChart(report, index));
+  return [...programs, ...report.kernels.flatMap((kernel, index) => {
     const k = { ...kernel, id: index };
     return [throughputChart(k, cc), memoryChart(k), ...occupancyCharts(k, opts.occupancy?.(kernel)), sourceChart(k), rulesChart(k)].filter(
       (c): c is ChartDef => c !== undefined,
     );
-  });
+  })];
 }
