@@ -7,7 +7,8 @@
  */
 import type { Report, TimelineOp } from '../../types/report.schema.js';
 
-export interface TraceEvent {
+/** a type, not an interface: it must be assignable to the schema's generated TraceEvent (an index signature) */
+export type TraceEvent = {
   name: string;
   ph: 'X' | 'M' | 'C' | 'i';
   pid: number;
@@ -17,12 +18,18 @@ export interface TraceEvent {
   cat?: string;
   s?: 'g' | 'p' | 't';
   args?: Record<string, string | number | boolean>;
-}
+};
 
 const ENGINES = ['h2d', 'd2h', 'd2d'] as const;
 const ENGINE_NAMES: Record<(typeof ENGINES)[number], string> = { h2d: 'Copy engine (Host-to-Device)', d2h: 'Copy engine (Device-to-Host)', d2d: 'Copy engine (Device-to-Device, memset)' };
 
 const us = (ns: number): number => Math.round(ns) / 1000;
+/**
+ * a slice's duration from its rounded ends, not rounded on its own: back-to-back slices of one track
+ * (API calls, a stream's kernels) must not overlap by a rounding nanosecond, or Perfetto moves them
+ * to an overflow track
+ */
+const dur = (startNs: number, endNs: number): number => (Math.round(endNs) - Math.round(startNs)) / 1000;
 
 export function traceEvents(report: Report): { traceEvents: TraceEvent[] } {
   const out: TraceEvent[] = [];
@@ -33,7 +40,7 @@ export function traceEvents(report: Report): { traceEvents: TraceEvent[] } {
     out.push({ name: 'process_name', ph: 'M', pid: gpuPid, args: { name: `${p.name}: GPU 0 (${report.device.name})` } });
     out.push({ name: 'process_name', ph: 'M', pid: hostPid, args: { name: `${p.name}: host` } });
     out.push({ name: 'thread_name', ph: 'M', pid: hostPid, tid: 1, args: { name: 'CUDA API' } });
-    for (const a of t.api) out.push({ name: a.name, ph: 'X', pid: hostPid, tid: 1, ts: us(a.startNs), dur: us(a.endNs - a.startNs), cat: 'cuda_api', ...(a.where ? { args: { where: a.where } } : {}) });
+    for (const a of t.api) out.push({ name: a.name, ph: 'X', pid: hostPid, tid: 1, ts: us(a.startNs), dur: dur(a.startNs, a.endNs), cat: 'cuda_api', ...(a.where ? { args: { where: a.where } } : {}) });
 
     // lanes per stream: an op goes on the first lane of its stream that is free at its start
     const lanes = new Map<number, number[]>();
@@ -68,14 +75,14 @@ export function traceEvents(report: Report): { traceEvents: TraceEvent[] } {
       if (o.kernel !== undefined) args.report_kernel = o.kernel;
       if (o.graphLaunch !== undefined) args.graph_launch = o.graphLaunch;
       if (o.delayedBy) args.delayed_by = `op ${o.delayedBy.op} (${o.delayedBy.cause}, ${us(o.delayedBy.ns)} us)`;
-      out.push({ name: o.name, ph: 'X', pid: gpuPid, tid, ts: us(o.startNs), dur: us(o.endNs - o.startNs), cat: o.kind, args });
+      out.push({ name: o.name, ph: 'X', pid: gpuPid, tid, ts: us(o.startNs), dur: dur(o.startNs, o.endNs), cat: o.kind, args });
       if (o.engine) {
         const etid = 100 + ENGINES.indexOf(o.engine);
         if (!named.has(etid)) {
           named.add(etid);
           out.push({ name: 'thread_name', ph: 'M', pid: gpuPid, tid: etid, args: { name: ENGINE_NAMES[o.engine] } });
         }
-        out.push({ name: o.name, ph: 'X', pid: gpuPid, tid: etid, ts: us(o.startNs), dur: us(o.endNs - o.startNs), cat: o.kind, args: { id: o.id } });
+        out.push({ name: o.name, ph: 'X', pid: gpuPid, tid: etid, ts: us(o.startNs), dur: dur(o.startNs, o.endNs), cat: o.kind, args: { id: o.id } });
       }
     }
     for (const s of t.smBusy) out.push({ name: 'SMs in use', ph: 'C', pid: gpuPid, ts: us(s.t), args: { sms: s.busySms } });

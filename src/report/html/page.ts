@@ -1,6 +1,7 @@
 /**
  * The report page: one self-contained HTML document (inlined CSS, vega, vega-embed and the charts'
- * precompiled vega specs; no request leaves it). Per launch: its header line, every section with
+ * precompiled vega specs; no request leaves it). Per program first: its timeline, summaries and
+ * rule results (`program.ts`); then per launch: its header line, every section with
  * its tables, charts and rules (sections as data, in ncu's order), the source heat map and hot
  * spots; with several launches a chart of any metric across them and a summary table first, each
  * launch folded (the first open) when there are more than three. A bar of links at the top; every
@@ -18,6 +19,7 @@ import { hotSpots, summarizeSourceLines, threadsPerInstruction } from '../source
 import { kernelHeaderLine } from '../terminal.js';
 import type { Bundles } from './bundles.js';
 import { escapeHtml, jsonForScript } from './escape.js';
+import { programHtml, TIMELINE_SECTION } from './program.js';
 import { ruleHtml, sectionBodyHtml } from './sections.js';
 import { PAGE_CSS } from './style.js';
 
@@ -207,12 +209,22 @@ function sha256(text: string): string {
 
 export function buildPage(report: Report, charts: readonly CompiledChart[], bundles: Bundles, opts: PageOptions = {}): string {
   const ids = opts.sections ?? report.options.sections;
-  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION, OVERVIEW_SECTION]) : undefined;
+  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION, OVERVIEW_SECTION, TIMELINE_SECTION]) : undefined;
   const byKernel = (i: number): ChartDef[] =>
     charts.map((c) => c.def).filter((c) => c.kernelIndex === i && (wanted === undefined || wanted.has(c.section)));
   const shownCharts = charts.filter((c) => wanted === undefined || wanted.has(c.def.section));
   const names = [...new Set(report.kernels.map((k) => k.name))];
-  const title = `Warpsight report: ${names.length === 1 ? (names[0] ?? '') : `${report.kernels.length} launches`}`;
+  const programs = report.programs ?? [];
+  // a program's report is named after the program: its launches may be many, or none profiled
+  const title = `Warpsight report: ${
+    programs.length > 0 ? `program ${programs.map((p) => p.name).join(', ')}` : names.length === 1 ? (names[0] ?? '') : `${report.kernels.length} launches`
+  }`;
+  const programChart = (i: number): string =>
+    charts
+      .map((c) => c.def)
+      .filter((c) => c.programIndex === i)
+      .map(chartHtml)
+      .join('');
   const scripts = [bundles.vegaLiteStub, bundles.vega, bundles.vegaEmbed, BOOT_SCRIPT];
   // vega compiles its expressions with Function(): 'unsafe-eval' is needed, inline code is not
   const csp = [
@@ -241,6 +253,7 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
     // outside the header: sticky within the body, so it stays on screen while scrolling
     navHtml(report, wanted),
     '<main>',
+    ...programs.map((p, i) => programHtml(report, p, i, programChart(i))),
     overviewHtml(shownCharts.map((c) => c.def)),
     report.kernels.length > 1 ? launchesTableHtml(report) : '',
     ...report.kernels.map((k, i) => kernelHtml(report, k, i, byKernel(i), wanted, opts)),

@@ -43,4 +43,9 @@ figure.chart { margin: 8px 12px 8px 0; display: inline-block; vertical-align: to
 .rule-lines { color: var(--muted); font-size: 12px; }
 .check.failed { color: #c0392b; font-weight: bold; }
 ul.notes { color: var(--muted); }
+section.program { border-top: 3px solid #b279a2; margin-top: 16px; }
+section.program figure.chart { display: block; overflow-x: auto; max-width: 100%; }
+table.findings td.message { max-width: 640px; }
+.gpu-idle { margin: 4px 0; }
+#vg-tooltip-element td { border: none; padding: 1px 6px; }
 `;
