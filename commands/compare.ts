@@ -24,9 +24,11 @@ export default class Compare extends WarpsightCommand {
   async run(): Promise<Comparison> {
     const { args, flags } = await this.parse(Compare);
     const { readReport } = await import('../src/report/schema.js');
-    const { compareReports, parseThreshold, renderComparison } = await import('../src/report/compare.js');
+    const { checkThresholds, compareReports, parseThreshold, renderComparison } = await import('../src/report/compare.js');
     const thresholds = (flags.threshold ?? []).map(parseThreshold);
-    const comparison = compareReports(readReport(args.base), readReport(args.new), { thresholds });
+    const [base, next] = [readReport(args.base), readReport(args.new)];
+    checkThresholds(thresholds, flags.threshold ?? [], [base, next]);
+    const comparison = compareReports(base, next, { thresholds });
     if (!this.jsonEnabled()) process.stdout.write(renderComparison(comparison, { tty: process.stdout.isTTY === true, changedOnly: flags.changed }));
     // oclif prints the --json result after run() returns; exit afterwards so CI sees the failure
     if (comparison.regressions > 0) process.exitCode = 1;

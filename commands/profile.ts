@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
-import { parseDim3, parseParams } from '../src/cli/flags.js';
+import { checkProfileFlags, parseDim3, parseParams } from '../src/cli/flags.js';
+import { writeOutput } from '../src/cli/output.js';
 import { UserError } from '../src/errors.js';
 import { TIMING_ONLY } from '../src/timing/only.js';
 
@@ -44,6 +44,7 @@ export default class Profile extends WarpsightCommand {
   async run(): Promise<Report> {
     const { args, flags } = await this.parse(Profile);
     const metrics = flags.metrics?.split(',').map((s) => s.trim()).filter(Boolean);
+    checkProfileFlags({ ...flags, ...(metrics ? { metricIds: metrics } : {}) });
     const { profileFile } = await import('../src/profile.js');
     const { sectionById } = await import('../src/metrics/sections.js');
     for (const s of flags.section ?? [])
@@ -53,8 +54,8 @@ export default class Profile extends WarpsightCommand {
       ...(flags.kernel ? { kernel: flags.kernel } : {}),
       arch: flags.arch,
       params: parseParams(flags.param),
-      ...(flags.grid ? { grid: parseDim3('grid', flags.grid) } : {}),
-      ...(flags.block ? { block: parseDim3('block', flags.block) } : {}),
+      ...(flags.grid !== undefined ? { grid: parseDim3('grid', flags.grid) } : {}),
+      ...(flags.block !== undefined ? { block: parseDim3('block', flags.block) } : {}),
       cacheControl: flags['cache-control'],
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
@@ -63,7 +64,7 @@ export default class Profile extends WarpsightCommand {
     });
     const { checkReport, reportJson } = await import('../src/report/schema.js');
     checkReport(report, 'the generated report');
-    if (flags.output) writeFileSync(flags.output, reportJson(report));
+    if (flags.output !== undefined) writeOutput('--output (-o)', flags.output, reportJson(report));
     if (flags.html !== undefined || flags.charts !== undefined) {
       const { writeReportOutputs } = await import('../src/report/html/outputs.js');
       const said = await writeReportOutputs(report, {

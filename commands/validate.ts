@@ -1,5 +1,6 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
+import { WarpsightCommand } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
 import { readNcuRawCsv } from '../src/report/ncuCsv.js';
 import { compareWithNcu, renderValidation } from '../src/validate/compare.js';
@@ -92,7 +93,7 @@ export async function validate(input: ValidateInput, profile: Profiler): Promise
   return { rows, output, exitCode: rows.some((r) => r.status === 'FAIL') ? 1 : 0 };
 }
 
-export default class Validate extends Command {
+export default class Validate extends WarpsightCommand {
   static summary = "Compare Warpsight's counters with a real Nsight Compute raw-page CSV";
 
   static description =
@@ -122,26 +123,20 @@ export default class Validate extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
-    let result: ValidateResult;
-    try {
-      result = await validate(
-        {
-          file: args.file,
-          ncu: flags.ncu,
-          ...(flags.kernel ? { kernel: flags.kernel } : {}),
-          arch: flags.arch,
-          cacheControl: flags['cache-control'],
-          json: flags.json,
-          tty: process.stdout.isTTY === true,
-        },
-        // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
-        async (req) => (await import('../src/profile.js')).profileFile(req),
-      );
-    } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      process.stderr.write(`error: ${e.message}\n`);
-      this.exit(e.exitCode);
-    }
+    // errors go through WarpsightCommand.catch: one `error:` line with its class's exit code
+    const result = await validate(
+      {
+        file: args.file,
+        ncu: flags.ncu,
+        ...(flags.kernel ? { kernel: flags.kernel } : {}),
+        arch: flags.arch,
+        cacheControl: flags['cache-control'],
+        json: flags.json,
+        tty: process.stdout.isTTY === true,
+      },
+      // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
+      async (req) => (await import('../src/profile.js')).profileFile(req),
+    );
     process.stdout.write(result.output);
     if (result.exitCode !== 0) this.exit(result.exitCode);
   }

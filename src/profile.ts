@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import type { Report } from '../types/report.schema.js';
 import { DEFAULT_ARCH, getArch } from './arch/index.js';
 import type { Dim3 } from './kernel/define.js';
+import { guardDefinition } from './kernel/guard.js';
 import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
 import { deviceOf } from './profile/finish.js';
 import { Session } from './profile/session.js';
@@ -52,8 +53,10 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.timing === false ? { timing: false } : {}),
   });
   for (const d of chosen) {
-    if (d.kind === 'kernel') session.runKernel(d);
-    else session.runProgram(d);
+    // the kernel file's own code runs behind a guard: what it throws becomes one located error
+    const g = guardDefinition(d, display);
+    if (g.kind === 'kernel') session.runKernel(g);
+    else session.runProgram(g);
   }
   return {
     version: 1,

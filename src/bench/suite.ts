@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dim3 } from '../../types/report.schema.js';
 import { UserError } from '../errors.js';
+import { checkMetricId } from '../metrics/known.js';
 import type { Threshold } from '../report/compare.js';
 
 export interface SuiteEntry {
@@ -62,6 +63,8 @@ export function parseSuite(value: unknown, file: string): Suite {
     if (typeof obj.thresholds !== 'object' || obj.thresholds === null || Array.isArray(obj.thresholds)) fail(file, '/thresholds', 'expected { metric: percent }');
     for (const [metric, pct] of Object.entries(obj.thresholds as Record<string, unknown>)) {
       if (typeof pct !== 'number' || !(pct >= 0)) fail(file, `/thresholds/${metric}`, 'expected a percentage >= 0');
+      // a typo here used to be ignored: the metric went unchecked and a regression passed CI
+      checkMetricId(metric, `${file}: /thresholds/${metric}`);
       thresholds.push({ metric, pct });
     }
   }

@@ -1,3 +1,5 @@
+import { UserError } from '../errors.js';
+import { callerLoc } from './sourceLoc.js';
 import type { ElemType, PtrType, ScalarKind, ScalarType, Space, Storage, ValueType, VecType, AccessProperty } from './types.js';
 
 const scalars = new Map<ScalarKind, ScalarType>();
@@ -23,6 +25,16 @@ export const f32 = scalar('f32');
 export const f64 = scalar('f64');
 
 export function vec(elem: ScalarType, n: 2 | 4): VecType {
+  // a kernel file is not type-checked when it runs (tsx strips types): vec(f32, 3) would build a
+  // 12-byte access no GPU has (int2/float4 and kin: 64- and 128-bit LDG/STG)
+  if (n !== 2 && n !== 4) {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: vec(${typeof elem === 'object' && elem !== null && 'kind' in elem ? elem.kind : String(elem)}, ${String(n)}): a vector has 2 or 4 elements (64- or 128-bit accesses, like int2 or float4)`);
+  }
+  if (typeof elem !== 'object' || elem === null || elem.tag !== 'scalar' || elem.kind === 'pred') {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: vec(…, ${n}): the element type must be a scalar type other than pred, like f32 or u32`);
+  }
   return Object.freeze({ tag: 'vec', elem, n });
 }
 

@@ -7,6 +7,7 @@
 import Table from 'cli-table3';
 import type { KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
 import { UserError } from '../errors.js';
+import { checkMetricId } from '../metrics/known.js';
 import { metricInfo } from '../metrics/registry.js';
 import { formatNumber } from './format.js';
 
@@ -25,6 +26,22 @@ export function parseThreshold(text: string): Threshold {
   if (metric === '' || !Number.isFinite(pct) || pct < 0)
     throw new UserError(`--threshold ${text}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1`, 2);
   return { metric, pct };
+}
+
+/**
+ * Thresholds checked against what they can apply to, before comparing: an id (or pattern) no known
+ * metric matches is a typo (exit 2, nearest ids suggested); one the reports both lack cannot be checked
+ * (exit 2 too: a gate that checks nothing must not pass). `texts` are the flags as typed, for messages.
+ */
+export function checkThresholds(thresholds: readonly Threshold[], texts: readonly string[], reports: readonly Report[]): void {
+  const ids = new Set(reports.flatMap((r) => r.kernels.flatMap((k) => Object.keys(k.metrics))));
+  thresholds.forEach((t, i) => {
+    const where = `--threshold ${texts[i] ?? `${t.metric}=${t.pct}`}`;
+    checkMetricId(t.metric, where, ids);
+    const re = patternOf(t.metric);
+    if (re ? ![...ids].some((id) => re.test(id)) : !ids.has(t.metric))
+      throw new UserError(`${where}: neither report has ${re ? 'a metric matching ' : 'the metric '}'${t.metric}' (a report profiled with --no-timing lacks durations, cycles and throughputs); the threshold could not be checked`);
+  });
 }
 
 function patternOf(metric: string): RegExp | undefined {
