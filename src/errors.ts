@@ -26,7 +26,26 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  * line and exit with its code; it never shows a stack trace. The message says what went wrong, where
  * (kernel file:line, flag, JSON path) and how to fix it.
  */
+/**
+ * Marks Warpsight's errors by class name. `instanceof` goes by it, not by prototype: a kernel file is
+ * imported as ESM while oclif may load the commands as CommonJS, so Warpsight's modules can exist
+ * twice in one process, and an error thrown by the kernel file's copy (a builder type error, vec(f32, 3))
+ * must still be known as a UserError by the other's.
+ */
+const BRAND = Symbol.for('warpsight.error.classes');
+
+function isBranded(x: unknown, name: string): boolean {
+  const names = typeof x === 'object' && x !== null ? (x as { [BRAND]?: unknown })[BRAND] : undefined;
+  return Array.isArray(names) && names.includes(name);
+}
+
 export class UserError extends Error {
+  declare readonly [BRAND]: readonly string[];
+
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return isBranded(x, this.name);
+  }
+
   constructor(
     message: string,
     /** process exit code: EXIT.USAGE (2) unless a subclass says otherwise */
@@ -34,6 +53,9 @@ export class UserError extends Error {
   ) {
     super(message);
     this.name = 'UserError';
+    const names: string[] = [];
+    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) names.push((c as { name: string }).name);
+    Object.defineProperty(this, BRAND, { value: names, enumerable: false });
   }
 }
 

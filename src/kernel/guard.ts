@@ -43,11 +43,11 @@ function ownerOf(def: Definition): string {
  * hook's name, as a HostFault (exit 3).
  */
 export function hookError(e: unknown, hook: Hook, def: Definition, file: string): UserError {
-  if (e instanceof KernelFault || e instanceof HostFault) return e;
+  if (e instanceof KernelFault) return e;
   if (e instanceof UserError && (e.message.startsWith(file) || e.message.startsWith(resolve(file)) || /^[^:]+:\d+(:\d+)?: /.test(e.message))) return e;
   const at = userLocation(e, file) ?? file;
   const what = e instanceof UserError ? e.message : `threw ${describeThrown(e)}`;
-  return new HostFault(`${at}: in ${ownerOf(def)}'s ${hook}(): ${what}`);
+  return new HostFault(`${at}: in ${hook}() of ${ownerOf(def)}: ${what}`);
 }
 
 function guarded<A extends unknown[], R>(fn: (...args: A) => R, hook: Hook, def: Definition, file: string): (...args: A) => R {
@@ -63,6 +63,7 @@ function guarded<A extends unknown[], R>(fn: (...args: A) => R, hook: Hook, def:
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function describeValue(v: unknown): string {
+  if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string '${escapeControl(v.length > 40 ? `${v.slice(0, 40)}…` : v)}'`;
