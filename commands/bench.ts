@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
 import { checkWritable, writeOutput } from '../src/cli/output.js';
-import { EXIT, UserError } from '../src/errors.js';
+import { EXIT, UserError, escapeControl } from '../src/errors.js';
 
 interface BenchResult {
   passed: boolean;
@@ -81,7 +81,7 @@ export default class Bench extends WarpsightCommand {
     if (!this.jsonEnabled()) {
       const { renderComparison } = await import('../src/report/compare.js');
       process.stdout.write(renderComparison(verdict.comparison, { tty: process.stdout.isTTY === true, changedOnly: true }));
-      for (const w of verdict.wrongResults) process.stdout.write(`wrong result: ${w.label}: ${w.checkFailed ?? ''}\n`);
+      for (const w of verdict.wrongResults) process.stdout.write(`wrong result: ${escapeControl(`${w.label}: ${w.checkFailed ?? ''}`)}\n`);
       process.stdout.write(`bench ${verdict.passed ? 'passed' : 'FAILED'} against ${flags.baseline}\n`);
     }
     if (!verdict.passed) process.exitCode = 1;

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
-import { UserError } from '../src/errors.js';
+import { UserError, escapeControl } from '../src/errors.js';
 
 interface KernelEntry {
   file: string;
@@ -39,7 +39,8 @@ export default class Kernels extends WarpsightCommand {
       const Table = (await import('cli-table3')).default;
       const plain = !process.stdout.isTTY;
       const t = new Table({ head: ['file', 'name', 'kind', 'description'], ...(plain ? { style: { head: [], border: [] } } : {}) });
-      for (const k of out) t.push([k.file, k.name, k.kind, k.description]);
+      // names and descriptions come from kernel files: control characters are shown, not obeyed
+      for (const k of out) t.push([k.file, k.name, k.kind, k.description].map(escapeControl));
       this.log(t.toString());
       this.log(`${out.length} kernels in ${files.length} files. Profile one with: warpsight profile <file> -k <name>`);
     }

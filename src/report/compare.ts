@@ -6,7 +6,7 @@
  */
 import Table from 'cli-table3';
 import type { KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
-import { UserError } from '../errors.js';
+import { UserError, escapeControl } from '../errors.js';
 import { checkMetricId } from '../metrics/known.js';
 import { metricInfo } from '../metrics/registry.js';
 import { formatNumber } from './format.js';
@@ -223,7 +223,7 @@ export interface RenderCompareOptions {
 
 function kernelTitle(k: KernelComparison, repeated: ReadonlySet<string>): string {
   const name = repeated.has(k.name) ? `${k.name} [${k.instance}]` : k.name;
-  return k.newName === undefined ? name : `${name} → ${k.newName}`;
+  return escapeControl(k.newName === undefined ? name : `${name} → ${k.newName}`);
 }
 
 export function summarizeComparison(c: Comparison): string {
@@ -260,15 +260,16 @@ export function renderComparison(c: Comparison, opts: RenderCompareOptions = {})
       });
       for (const m of rows) {
         const verdict = m.threshold === undefined ? '' : `${m.regression ? 'FAIL' : 'ok'} (±${formatNumber(m.threshold)}%)`;
-        table.push([m.metric, m.unit, cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
+        // ids and units come from the reports' JSON, which may be anyone's: no control characters reach the terminal
+        table.push([escapeControl(m.metric), escapeControl(m.unit), cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
       }
       out.push(table.toString());
     }
-    for (const r of k.rulesAppeared) out.push(`  + rule appeared: ${r.type} ${r.id} (${r.section})${r.speedup === undefined ? '' : `, est. speedup ${formatNumber(Math.round(r.speedup * 100) / 100)}%`}`);
-    for (const r of k.rulesVanished) out.push(`  - rule vanished: ${r.type} ${r.id} (${r.section})`);
+    for (const r of k.rulesAppeared) out.push(`  + rule appeared: ${escapeControl(`${r.type} ${r.id} (${r.section})`)}${r.speedup === undefined ? '' : `, est. speedup ${formatNumber(Math.round(r.speedup * 100) / 100)}%`}`);
+    for (const r of k.rulesVanished) out.push(`  - rule vanished: ${escapeControl(`${r.type} ${r.id} (${r.section})`)}`);
     out.push('');
   }
-  for (const t of c.unusedThresholds) out.push(`warning: --threshold ${t}: neither report has this metric`);
+  for (const t of c.unusedThresholds) out.push(`warning: --threshold ${escapeControl(t)}: neither report has this metric`);
   out.push(summarizeComparison(c));
   return `${out.join('\n')}\n`;
 }
