@@ -20,8 +20,9 @@ export abstract class WarpsightCommand extends Command {
     // this.exit() inside run() throws oclif's ExitError: the command already said what it had to
     if (err.code === 'EEXIT' && typeof err.oclif?.exit === 'number') throw err;
     const { message, exit } = errorLine(err);
+    // stderr gets the line whatever the output format; --json also gets it as JSON on stdout
+    process.stderr.write(`error: ${message}\n`);
     if (this.jsonEnabled()) this.logJson({ error: { name: err instanceof UserError ? err.name : 'Error', message, exit } });
-    else process.stderr.write(`error: ${message}\n`);
     return this.exit(exit);
   }
 
@@ -42,6 +43,8 @@ export abstract class WarpsightCommand extends Command {
       const short = def?.char ? ` (-${def.char})` : '';
       throw new UserError(`--${name}${short}: the value is empty; give a value${def?.description ? ` (${def.description})` : ''} or leave the flag out`, EXIT.USAGE);
     }
+    for (const [name, value] of Object.entries(out.args as Record<string, unknown>))
+      if (value === '') throw new UserError(`<${name}>: the argument is empty; give a value`, EXIT.USAGE);
     return out;
   }
 

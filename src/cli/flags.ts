@@ -56,6 +56,7 @@ export function checkKernelFilters(list: readonly string[] | undefined): void {
  */
 export function checkProfileFlags(f: { kernel?: readonly string[]; metricIds?: readonly string[]; output?: string; html?: string; charts?: string }): void {
   checkKernelFilters(f.kernel);
+  if (f.metricIds !== undefined && f.metricIds.length === 0) throw new UserError('--metrics: no metric ids in the list; give comma-separated ids, e.g. --metrics smsp__inst_executed.sum', 2);
   for (const id of f.metricIds ?? []) checkMetricId(id, `--metrics ${id}`, [], false);
   if (f.output !== undefined) checkWritable('--output (-o)', f.output);
   if (f.html !== undefined) checkWritable('--html', f.html);

@@ -108,3 +108,37 @@ export default defineKernel({
 });
 `;
 }
+
+/** a stack frame line, as a raw exception would print it */
+const STACK_LINE = /^\s+at .*(:\d+:\d+\)?|<anonymous>\)?)$/m;
+
+/**
+ * The contract of a failure: the exit code of its class, exactly one stderr line, `error: ` and the
+ * message (a string is the whole message, a RegExp matches the line), no stack trace anywhere.
+ */
+export function expectError(r: Outcome, code: number, message: string | RegExp): string {
+  if (r.escaped !== undefined) throw new Error(`an exception escaped the command: ${r.escaped}`);
+  const errLines = lines(r.stderr);
+  if (errLines.length !== 1 || r.code !== code)
+    throw new Error(`expected exit ${code} and one error line, got exit ${r.code} and stderr:\n${r.stderr}\nstdout:\n${r.stdout.slice(0, 2000)}`);
+  const line = errLines[0] ?? '';
+  if (!line.startsWith('error: ')) throw new Error(`not an error line: ${line}`);
+  if (typeof message === 'string' ? line !== `error: ${message}` : !message.test(line))
+    throw new Error(`the error line\n  ${line}\ndoes not match\n  ${typeof message === 'string' ? `error: ${message}` : String(message)}`);
+  if (STACK_LINE.test(r.stdout) || STACK_LINE.test(r.stderr)) throw new Error(`a stack trace was printed:\n${r.stderr}`);
+  return line;
+}
+
+/** a run that worked: exit 0, no error line */
+export function expectOk(r: Outcome): void {
+  if (r.escaped !== undefined || r.code !== 0 || lines(r.stderr).some((l) => l.startsWith('error:')))
+    throw new Error(`expected success, got exit ${r.code}:\n${r.escaped ?? r.stderr}`);
+}
+
+/** a hostile case: a command line (built lazily: fixtures are written first), the exit code, the message */
+export interface Case {
+  title: string;
+  argv: () => readonly string[];
+  code: number;
+  message: string | RegExp;
+}
