@@ -46,6 +46,13 @@ export function parseSuite(value: unknown, file: string): Suite {
     const entry = e as Record<string, unknown>;
     if (typeof entry.file !== 'string' || entry.file === '') fail(file, `${where}/file`, 'expected the kernel file path');
     if (typeof entry.kernel !== 'string' || entry.kernel === '') fail(file, `${where}/kernel`, 'expected the kernel name');
+    if (entry.kernel.startsWith('regex:')) {
+      try {
+        new RegExp(entry.kernel.slice('regex:'.length));
+      } catch (e) {
+        fail(file, `${where}/kernel`, `not a valid regular expression (${e instanceof Error ? e.message : String(e)})`);
+      }
+    }
     const params: Record<string, string> = {};
     if (entry.params !== undefined) {
       if (typeof entry.params !== 'object' || entry.params === null || Array.isArray(entry.params)) fail(file, `${where}/params`, 'expected { name: value }');

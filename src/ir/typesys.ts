@@ -39,6 +39,7 @@ export function vec(elem: ScalarType, n: 2 | 4): VecType {
 }
 
 export function ptr(space: Space, elem: ElemType, property?: AccessProperty): PtrType {
+  if (property) checkProperty(property);
   return Object.freeze(property ? { tag: 'ptr', space, elem, property } : { tag: 'ptr', space, elem });
 }
 
@@ -104,4 +105,22 @@ export function typeName(t: ValueType | ElemType): string {
   if (t.tag === 'vec') return `${t.elem.kind}x${t.n}`;
   const prop = t.property && t.property.kind !== 'global' ? `<${t.property.kind}>` : '';
   return `ptr<${t.space}, ${typeName(t.elem)}>${prop}`;
+}
+
+/**
+ * cuda::access_property's values as its constructors check them: an interleaved fraction in (0, 1],
+ * a range whose primary bytes fit in its total (a kernel file is not type-checked when it runs)
+ */
+function checkProperty(p: AccessProperty): void {
+  const bad = (what: string): never => {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: access property '${String(p.kind)}': ${what}`);
+  };
+  const kinds = ['global', 'normal', 'streaming', 'persisting', 'shared', 'interleaved', 'range'];
+  if (typeof p !== 'object' || p === null || !kinds.includes(p.kind)) bad(`expected one of ${kinds.join(', ')}`);
+  if (p.kind === 'interleaved' && (typeof p.fraction !== 'number' || !(p.fraction > 0 && p.fraction <= 1))) bad(`fraction ${String(p.fraction)} is not in (0, 1]`);
+  if (p.kind === 'range') {
+    const whole = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (!whole(p.primaryBytes) || !whole(p.totalBytes) || p.primaryBytes > p.totalBytes) bad(`primaryBytes ${String(p.primaryBytes)} and totalBytes ${String(p.totalBytes)} must be whole numbers with primaryBytes <= totalBytes`);
+  }
 }

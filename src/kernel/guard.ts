@@ -10,7 +10,9 @@ import { HostFault, KernelFault, UserError, describeThrown, escapeControl, stack
 import { packageRoot } from '../paths.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
 import type { KernelDef, LaunchConfig, ProgramDef, ScalarArgs } from './define.js';
+import type { ValueType } from '../ir/types.js';
 import type { Definition } from './load.js';
+import { parseScalarParam } from './params.js';
 
 type Hook = 'setup' | 'launch' | 'check' | 'run';
 
@@ -112,6 +114,11 @@ export function checkKernelDefinition(def: KernelDef, file: string): void {
   if (raw.check !== undefined && typeof raw.check !== 'function') throw new UserError(`${where}: check is ${describeValue(raw.check)}; expected a function or nothing`);
   if (typeof raw.launch !== 'function') checkLaunchShape(raw.launch, `${where}: launch`);
   checkDefaults(raw.defaults, where);
+  // a default is a value like --param's: within its parameter's type (a u32 default of -5 would run as 4294967291)
+  for (const [k, v] of Object.entries((raw.defaults ?? {}) as Record<string, number>)) {
+    const t = raw.params[k] as ValueType | undefined;
+    if (t?.tag === 'scalar') parseScalarParam(k, String(v), t, `kernel '${escapeControl(name)}'`, `${where}: defaults.${k} = ${String(v)}`);
+  }
 }
 
 export function checkProgramDefinition(p: ProgramDef, file: string): void {

@@ -44,6 +44,7 @@ beforeAll(async () => {
   write('suite-grid.json', JSON.stringify({ kernels: [{ ...entry, grid: [0, 1, 1] }] }));
   write('suite-params.json', JSON.stringify({ kernels: [{ ...entry, params: { n: [1] } }] }));
   write('suite-thresholds-array.json', JSON.stringify({ kernels: [entry], thresholds: [1] }));
+  write('suite-regex.json', JSON.stringify({ kernels: [{ file: K, kernel: 'regex:(' }] }));
   write('suite-ok.json', JSON.stringify({ kernels: [entry], thresholds: { [INST]: 1 } }));
   // ncu CSVs: our raw page of the report stands in for an export
   const csv = writeRawCsv(base);
@@ -91,6 +92,7 @@ const cases: Case[] = [
   { title: 'bench: a zero grid', argv: () => ['bench', '--suite', f('suite-grid.json')], code: 2, message: /suite-grid\.json: \/kernels\/0\/grid: expected \[x, y, z\] of positive integers$/ },
   { title: 'bench: a param that is an array', argv: () => ['bench', '--suite', f('suite-params.json')], code: 2, message: /suite-params\.json: \/kernels\/0\/params\/n: expected a string or number$/ },
   { title: 'bench: thresholds that are an array', argv: () => ['bench', '--suite', f('suite-thresholds-array.json')], code: 2, message: /suite-thresholds-array\.json: \/thresholds: expected \{ metric: percent \}$/ },
+  { title: 'bench: a suite kernel regex that does not compile', argv: () => ['bench', '--suite', f('suite-regex.json')], code: 2, message: /suite-regex\.json: \/kernels\/0\/kernel: not a valid regular expression \(Invalid regular expression: \/\(\/: Unterminated group\)$/ },
   { title: 'bench: a missing suite', argv: () => ['bench', '--suite', f('nope.json')], code: 2, message: `bench suite not found: ${f('nope.json')}; give one with --suite (see reports/bench-suite.json)` },
   { title: 'bench: a malformed suite', argv: () => ['bench', '--suite', f('not-json.json')], code: 2, message: /not-json\.json: invalid JSON/ },
   { title: 'bench: a missing baseline', argv: () => ['bench', '--suite', f('suite-ok.json'), '--baseline', f('nope.json')], code: 2, message: `no baseline at ${f('nope.json')}: create it with \`warpsight bench --baseline ${f('nope.json')} --update\`` },
