@@ -77,6 +77,7 @@ const FLAGS: Record<string, string[]> = {
   kernels: ['--dir', '--json', '--bogus'],
   occupancy: ['--arch', '--block', '--regs', '--smem', '--static-smem', '--barriers', '--grid', '--max-dynamic-smem', '--carveout', '--json', '--bogus'],
 };
+const OUTPUTS = new Set(['-o', '--output', '--html', '--charts', '--out', '--markdown', '--junit', '--baseline']);
 const BOOLEAN = new Set(['--csv', '--no-timing', '--json', '--changed', '--update']);
 /** values that would make a case slow without testing more (a big grid of the tiny kernel) stay out */
 const SLOW = /^--(grid|max-warp-instructions)$/;
@@ -99,12 +100,16 @@ function randomArgv(next: () => number): string[] {
     if (SLOW.test(flag) && !/^(|-5|0|1|1\.5|NaN|x+|1,70000|0,1|1,1,1,1)$/.test(value)) value = '1';
     // bench must fail before profiling a suite; the committed one would take minutes
     if (cmd === 'bench' && flag === '--suite' && !value.includes('suite')) value = F('suite-typo.json');
+    // whatever a case writes lands in the scratch folder, never in the checkout
+    if (OUTPUTS.has(flag) && !value.startsWith('/')) value = join(dir, 'out', value.replace(/[^\w.-]/g, '_'));
     const form = next();
     if (form < 0.3) argv.push(`${flag}=${value}`);
     else if (form < 0.9) argv.push(flag, value);
     else argv.push(flag);
   }
   if (cmd === 'bench' && !argv.some((a) => a.startsWith('--suite'))) argv.push('--suite', pick([F('suite-typo.json'), F('suite-missing-file.json'), F('bad.json'), F('nope.json')]));
+  // bench's defaults (reports/baseline.json, out/bench-report.json) are the checkout's: point them away
+  if (cmd === 'bench') argv.push('--baseline', join(dir, 'out', 'baseline.json'), '--out', join(dir, 'out', 'bench.json'));
   if (cmd === 'profile' || cmd === 'validate') argv.push('--max-warp-instructions', '20000');
   if (cmd === 'profile') argv.push('--no-timing');
   return argv;
@@ -200,21 +205,28 @@ describe('fuzz', () => {
     const failures: string[] = [];
     const seen = { 0: 0, 1: 0, 2: 0, 3: 0 } as Record<number, number>;
     const started = Date.now();
-    for (let i = 0; i < ARGV_CASES; i++) {
-      const argv = randomArgv(next);
-      const r = await runCli(argv);
-      seen[r.code] = (seen[r.code] ?? 0) + 1;
-      const v = violation(r);
-      if (v) failures.push(`argv ${JSON.stringify(argv)}: ${v}`);
-    }
-    for (let i = 0; i < MUTANT_CASES; i++) {
-      const base = BASES[i % BASES.length] as string;
-      const source = mutate(base, next);
-      const file = kernelFile(dir, source, 'mutant');
-      const r = await runCli(['profile', file, '--no-timing', '--max-warp-instructions', '20000']);
-      seen[r.code] = (seen[r.code] ?? 0) + 1;
-      const v = violation(r);
-      if (v) failures.push(`mutant ${file}: ${v}\n${readFileSync(file, 'utf8').slice(0, 600)}`);
+    // and relative paths resolve there too: a case must not write into the checkout
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      for (let i = 0; i < ARGV_CASES; i++) {
+        const argv = randomArgv(next);
+        const r = await runCli(argv);
+        seen[r.code] = (seen[r.code] ?? 0) + 1;
+        const v = violation(r);
+        if (v) failures.push(`argv ${JSON.stringify(argv)}: ${v}`);
+      }
+      for (let i = 0; i < MUTANT_CASES; i++) {
+        const base = BASES[i % BASES.length] as string;
+        const source = mutate(base, next);
+        const file = kernelFile(dir, source, 'mutant');
+        const r = await runCli(['profile', file, '--no-timing', '--max-warp-instructions', '20000']);
+        seen[r.code] = (seen[r.code] ?? 0) + 1;
+        const v = violation(r);
+        if (v) failures.push(`mutant ${file}: ${v}\n${readFileSync(file, 'utf8').slice(0, 600)}`);
+      }
+    } finally {
+      process.chdir(cwd);
     }
     const seconds = (Date.now() - started) / 1000;
     console.info(`fuzz: ${ARGV_CASES + MUTANT_CASES} cases in ${seconds.toFixed(1)} s; exit codes ${JSON.stringify(seen)}`);
