@@ -95,8 +95,8 @@ export class Host {
     const a = p.allocation;
     const addr = p.address + i * size;
     if (!Number.isInteger(i)) throw new HostFault(`host ${what} of element ${String(i)} of '${escapeControl(a.name)}': the index must be a whole number`);
-    // an element must also be aligned to its size, as on the device
     if (addr < a.base || addr + size > a.end) throw new HostFault(`host ${what} of element ${i} (${type.kind}) is outside allocation '${escapeControl(a.name)}' (${a.bytes} bytes, ${Math.floor(a.bytes / size)} elements of ${type.kind})`);
+    // an element must also be aligned to its size, as on the device (a typed view cannot read it otherwise)
     if ((addr - a.base) % size !== 0) throw new HostFault(`host ${what} of element ${i} (${type.kind}) of '${escapeControl(a.name)}' is misaligned`);
     return addr - a.base;
   }
