@@ -2,8 +2,9 @@
  * Hostile flags, command by command: every value that enters through a flag is checked where it
  * enters, and a bad one is one `error:` line naming the flag, with the usage exit code (2).
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Case, expectError, expectOk, kernelFile, runCli, scratch, tinyKernel } from './harness.js';
 
 const dir = scratch('flags');
@@ -24,6 +25,9 @@ export default defineProgram({ name: 'prog', defaults: { reps: 1 }, run: (ctx, {
 `,
   'program',
 );
+const BROKEN_DIR = join(dir, 'broken');
+mkdirSync(BROKEN_DIR, { recursive: true });
+kernelFile(BROKEN_DIR, "export const a = 1;\nexport default {;\n", 'broken');
 const u32 = "'n' of kernel 'tiny' is a u32 (a whole number 0 to 4294967295)";
 const p = (...args: string[]) => () => ['profile', K, ...args];
 const typed = (...args: string[]) => () => ['profile', TYPED, '--no-timing', ...args];
@@ -117,12 +121,20 @@ const kernelsCases: Case[] = [
   { title: '--dir missing', argv: () => ['kernels', '--dir', join(dir, 'none')], code: 2, message: `--dir ${join(dir, 'none')}: not a readable folder` },
   { title: '--dir=', argv: () => ['kernels', '--dir='], code: 2, message: /^error: --dir: the value is empty/ },
   { title: '--dir a file', argv: () => ['kernels', '--dir', K], code: 2, message: `--dir ${K}: not a readable folder` },
+  { title: '--dir with a broken kernel file names its line:column', argv: () => ['kernels', '--dir', BROKEN_DIR], code: 2, message: /^error: .*broken_\d+\.ts:2:\d+: syntax error: / },
 ];
 
 describe('hostile flags: profile', () => {
   for (const c of profileCases) it(c.title, async () => void expectError(await runCli(c.argv()), c.code, c.message));
   it('a u32 at its maximum and a pred of true are accepted', async () => {
     expectOk(await runCli(['profile', TYPED, '--no-timing', '--param', 'n=32', '--param', 'p=true', '--param', 'b=255', '--param', 'x=-1.5', '--json']));
+  });
+});
+describe('hostile flags: --json', () => {
+  it('a failure with --json is the error line on stderr and a JSON error on stdout', async () => {
+    const r = await runCli(['profile', K, '--param', 'n=-5', '--json']);
+    expectError(r, 2, `--param n=-5: -5 is out of range; ${u32}`);
+    expect(JSON.parse(r.stdout)).toEqual({ error: { name: 'UserError', message: `--param n=-5: -5 is out of range; ${u32}`, exit: 2 } });
   });
 });
 describe('hostile flags: occupancy', () => {
