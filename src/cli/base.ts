@@ -55,4 +55,3 @@ export abstract class WarpsightCommand extends Command {
   }
 }
 
-export { EXIT };

@@ -1,6 +1,7 @@
 /**
  * Fuzzing the whole CLI in-process: random command lines built from every command's flags and
- * hostile values, and random mutations of kernel files (characters, numbers, identifiers, lines).
+ * hostile values, random mutations of kernel files (characters, numbers, identifiers, lines), and
+ * random mutations of a report JSON rendered by report (terminal, every CSV page) and compare.
  * Whatever happens, a failure prints only `error:` / `warning:` lines on stderr with the exit code of
  * its class (1 check failed, 2 usage, 3 kernel fault — never 4, an internal error), nothing escapes
  * the command, and no stack trace is printed. Seeded: a failing case names its seed and argv.
@@ -13,6 +14,7 @@ import { type Outcome, kernelFile, lines, runCli, scratch, tinyKernel } from './
 const SEED = Number(process.env.WARPSIGHT_FUZZ_SEED ?? 20261128);
 const ARGV_CASES = 600;
 const MUTANT_CASES = 450;
+const REPORT_CASES = 280;
 
 /** mulberry32: small, fast, reproducible */
 function rng(seed: number): () => number {
@@ -199,8 +201,40 @@ function mutate(source: string, next: () => number): string {
   return s;
 }
 
+// ---- report JSON mutations (report, compare: the inputs anyone can hand over) -----------------
+
+const JSON_VALUES: unknown[] = [null, -1, 0, 1e308, -1e308, 5e-324, 2 ** 53 + 2, '', 'x', '\u001b[2J', '=cmd', [], {}, true, [0, 0, 0], [1e9, 1, 1]];
+
+/** a copy of `value` with a few leaves changed: half the time to a value of the same type (the schema may still hold) */
+function mutateJson(value: unknown, next: () => number): unknown {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  const rounds = 1 + Math.floor(next() * 4);
+  for (let r = 0; r < rounds; r++) {
+    // walk down to a random container
+    let parent: Record<string, unknown> | unknown[] | null = null;
+    let key: string | number = '';
+    let cur: unknown = copy;
+    while (typeof cur === 'object' && cur !== null && next() < 0.85) {
+      const keys = Array.isArray(cur) ? cur.map((_, i) => i) : Object.keys(cur);
+      if (keys.length === 0) break;
+      parent = cur as Record<string, unknown> | unknown[];
+      key = pick(keys as (string | number)[]);
+      cur = (parent as Record<string | number, unknown>)[key];
+    }
+    if (parent === null) continue;
+    const slot = parent as Record<string | number, unknown>;
+    const sameType = next() < 0.5;
+    if (sameType && typeof cur === 'number') slot[key] = pick([-1, 0, 1e308, -0.5, 2 ** 40, 1e-300]);
+    else if (sameType && typeof cur === 'string') slot[key] = pick(['', '\u001b]0;t\u0007', '=HYPERLINK("x")', 'x'.repeat(500), 'a\nb']);
+    else if (next() < 0.3 && !Array.isArray(parent)) delete slot[key];
+    else slot[key] = pick(JSON_VALUES);
+  }
+  return copy;
+}
+
 describe('fuzz', () => {
-  it(`${ARGV_CASES} random command lines and ${MUTANT_CASES} kernel-file mutations keep the error contract (seed ${SEED})`, async () => {
+  it(`${ARGV_CASES} random command lines, ${MUTANT_CASES} kernel-file mutations and ${REPORT_CASES} report mutations keep the error contract (seed ${SEED})`, async () => {
     const next = rng(SEED);
     const failures: string[] = [];
     const seen = { 0: 0, 1: 0, 2: 0, 3: 0 } as Record<number, number>;
@@ -225,11 +259,33 @@ describe('fuzz', () => {
         const v = violation(r);
         if (v) failures.push(`mutant ${file}: ${v}\n${readFileSync(file, 'utf8').slice(0, 600)}`);
       }
+      // report JSON: valid reports with odd values, and broken ones, through every renderer of report and compare
+      const baseReport = join(dir, 'fuzz-base.json');
+      const made = await runCli(['profile', K, '--no-timing', '-o', baseReport]);
+      expect(made.code, made.stderr).toBe(0);
+      const original = JSON.parse(readFileSync(baseReport, 'utf8')) as unknown;
+      for (let i = 0; i < REPORT_CASES; i++) {
+        const file = join(dir, `fuzz-report-${i}.json`);
+        writeFileSync(file, JSON.stringify(mutateJson(original, next)));
+        const argv = [
+          ['report', file],
+          ['report', file, '--csv', '--page', 'raw'],
+          ['report', file, '--csv', '--page', 'details'],
+          ['report', file, '--csv', '--page', 'source'],
+          ['report', file, '--section', 'SourceCounters'],
+          ['compare', baseReport, file, '--threshold', 'smsp__inst_executed.sum=1'],
+          ['compare', file, baseReport, '--changed'],
+        ][i % 7] as string[];
+        const r = await runCli(argv);
+        seen[r.code] = (seen[r.code] ?? 0) + 1;
+        const v = violation(r);
+        if (v) failures.push(`report argv ${JSON.stringify(argv)}: ${v}\n${readFileSync(file, 'utf8').slice(0, 300)}`);
+      }
     } finally {
       process.chdir(cwd);
     }
     const seconds = (Date.now() - started) / 1000;
-    console.info(`fuzz: ${ARGV_CASES + MUTANT_CASES} cases in ${seconds.toFixed(1)} s; exit codes ${JSON.stringify(seen)}`);
+    console.info(`fuzz: ${ARGV_CASES + MUTANT_CASES + REPORT_CASES} cases in ${seconds.toFixed(1)} s; exit codes ${JSON.stringify(seen)}`);
     expect(failures.slice(0, 10).join('\n\n')).toBe('');
     // every class is exercised: a fuzzer that only ever hits one error path tests little
     expect(seen[0]).toBeGreaterThan(20);
