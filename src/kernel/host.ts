@@ -37,8 +37,8 @@ export class Host {
     const size = scalarBytes(type.kind);
     const v = view(type.kind);
     const total = count * size;
-    if (!init) return this.mem.alloc(total, name);
-    return this.mem.alloc(total, name, (page: Page, pageOffset: number, from: number, to: number) => {
+    if (!init) return allocOrFault(this.mem, total, name, null);
+    return allocOrFault(this.mem, total, name, (page: Page, pageOffset: number, from: number, to: number) => {
       const arr = page[v];
       const first = pageOffset / size;
       const end = Math.min(to / size, count - first);
@@ -61,7 +61,7 @@ export class Host {
    */
   allocWords(count: number, name: string, fill: (words: Uint32Array, firstIndex: number, from: number, to: number) => void): DevicePtr {
     checkCount(count, name);
-    return this.mem.alloc(count * 4, name, (page: Page, pageOffset: number, from: number, to: number) => {
+    return allocOrFault(this.mem, count * 4, name, (page: Page, pageOffset: number, from: number, to: number) => {
       const first = pageOffset / 4;
       fill(page.u32, first, from / 4, Math.min(to / 4, count - first));
     });
@@ -104,6 +104,19 @@ export class Host {
   /** a pointer `elements` elements of `type` into a buffer (like p + n in C) */
   offset(p: DevicePtr, type: ScalarType, elements: number): DevicePtr {
     return { kind: 'devptr', address: p.address + elements * scalarBytes(type.kind), allocation: p.allocation };
+  }
+}
+
+/**
+ * cudaMalloc: an allocation too large for the emulator to even index (its page table past JS's array
+ * limit) is CUDA's out-of-memory error, not a RangeError from deep inside
+ */
+function allocOrFault(mem: DeviceMemory, bytes: number, name: string, init: Parameters<DeviceMemory['alloc']>[2]): DevicePtr {
+  try {
+    return mem.alloc(bytes, name, init);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new HostFault(`host.alloc of '${escapeControl(name)}': ${bytes} bytes is more than the emulated device can hold (cudaErrorMemoryAllocation); allocate less`);
   }
 }
 
