@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
-import { UserError } from '../src/errors.js';
-import { writeFileAtomic } from '../src/cli/writeFile.js';
+import { checkWritable, writeOutput } from '../src/cli/output.js';
+import { EXIT, UserError, escapeControl } from '../src/errors.js';
 
 interface BenchResult {
   passed: boolean;
@@ -12,13 +12,7 @@ interface BenchResult {
   report: string;
 }
 
-function writeFile(flag: string, file: string, text: string): void {
-  try {
-    writeFileAtomic(file, text);
-  } catch (e) {
-    throw new UserError(`${flag} ${file}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-}
+const writeFile = writeOutput;
 
 export default class Bench extends WarpsightCommand {
   static override summary = 'Profile the kernel suite and compare it with the committed baseline; exit 1 on a regression';
@@ -61,6 +55,9 @@ export default class Bench extends WarpsightCommand {
     // read the baseline first: a missing one should fail before minutes of profiling
     const baseline = flags.update ? undefined : existsSync(flags.baseline) ? readReport(flags.baseline) : undefined;
     if (!flags.update && !baseline) throw new UserError(`no baseline at ${flags.baseline}: create it with \`warpsight bench --baseline ${flags.baseline} --update\``);
+    // the outputs are checked before minutes of profiling, not after
+    for (const [flag, path] of [['--out', flags.out], ['--markdown', flags.markdown], ['--junit', flags.junit], ...(flags.update ? [['--baseline', flags.baseline]] : [])] as const)
+      if (path !== undefined) checkWritable(flag, path);
     const run = await runSuite(suite, profileFile, createProgress());
     const { checkReport } = await import('../src/report/schema.js');
     checkReport(run.report, 'the bench report');
@@ -68,7 +65,7 @@ export default class Bench extends WarpsightCommand {
     if (flags.update) {
       if (wanted.length > 0) throw new UserError('--update rewrites the whole baseline: run it without kernel names', 2);
       const wrong = run.entries.filter((e) => e.checkFailed !== undefined);
-      if (wrong.length > 0) throw new UserError(`not updating the baseline: ${wrong[0]?.label ?? ''} computed a wrong result (${wrong[0]?.checkFailed ?? ''})`);
+      if (wrong.length > 0) throw new UserError(`not updating the baseline: ${wrong[0]?.label ?? ''} computed a wrong result (${wrong[0]?.checkFailed ?? ''})`, EXIT.CHECK_FAILED);
       writeFile('--baseline', flags.baseline, reportJson(run.report));
       if (!this.jsonEnabled()) process.stdout.write(`baseline updated: ${flags.baseline} (${run.report.kernels.length} kernels)\n`);
       return { passed: true, updated: true, regressions: 0, unmatched: 0, report: flags.out };
@@ -84,7 +81,7 @@ export default class Bench extends WarpsightCommand {
     if (!this.jsonEnabled()) {
       const { renderComparison } = await import('../src/report/compare.js');
       process.stdout.write(renderComparison(verdict.comparison, { tty: process.stdout.isTTY === true, changedOnly: true }));
-      for (const w of verdict.wrongResults) process.stdout.write(`wrong result: ${w.label}: ${w.checkFailed ?? ''}\n`);
+      for (const w of verdict.wrongResults) process.stdout.write(`wrong result: ${escapeControl(`${w.label}: ${w.checkFailed ?? ''}`)}\n`);
       process.stdout.write(`bench ${verdict.passed ? 'passed' : 'FAILED'} against ${flags.baseline}\n`);
     }
     if (!verdict.passed) process.exitCode = 1;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
+import { checkWritable, writeOutput } from '../src/cli/output.js';
 import { UserError } from '../src/errors.js';
 import type { Comparison } from '../src/report/compare.js';
 
@@ -32,20 +33,18 @@ export default class Compare extends WarpsightCommand {
   async run(): Promise<Comparison> {
     const { args, flags } = await this.parse(Compare);
     const { readReport } = await import('../src/report/schema.js');
-    const { compareReports, parseThreshold, renderComparison } = await import('../src/report/compare.js');
+    const { checkThresholds, compareReports, parseThreshold, renderComparison } = await import('../src/report/compare.js');
     const thresholds = (flags.threshold ?? []).map(parseThreshold);
     const noiseFloorPct = Number(flags['noise-floor'].replace(/%$/, ''));
     if (!Number.isFinite(noiseFloorPct) || noiseFloorPct < 0) throw new UserError(`--noise-floor ${flags['noise-floor']}: expected a percentage >= 0, e.g. --noise-floor 0.01`, 2);
     if (flags.html !== undefined && !flags.force && existsSync(flags.html)) throw new UserError(`--html ${flags.html}: the file exists; pass -f (--force) to overwrite it, or choose another name`, 2);
-    const comparison = compareReports(readReport(args.base), readReport(args.new), { thresholds, noiseFloorPct });
+    if (flags.html !== undefined) checkWritable('--html', flags.html);
+    const [base, next] = [readReport(args.base), readReport(args.new)];
+    checkThresholds(thresholds, flags.threshold ?? [], [base, next]);
+    const comparison = compareReports(base, next, { thresholds, noiseFloorPct });
     if (flags.html !== undefined) {
       const { renderCompareHtml } = await import('../src/report/html/compare.js');
-      const { writeFileAtomic } = await import('../src/cli/writeFile.js');
-      try {
-        writeFileAtomic(flags.html, renderCompareHtml(comparison, { base: basename(args.base), new: basename(args.new) }));
-      } catch (e) {
-        throw new UserError(`--html ${flags.html}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
+      writeOutput('--html', flags.html, renderCompareHtml(comparison, { base: basename(args.base), new: basename(args.new) }));
       if (!this.jsonEnabled()) process.stderr.write(`HTML comparison: ${flags.html}\n`);
     }
     if (!this.jsonEnabled()) process.stdout.write(renderComparison(comparison, { tty: process.stdout.isTTY === true, changedOnly: flags.changed }));

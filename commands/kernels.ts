@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Flags } from '@oclif/core';
 import { WarpsightCommand } from '../src/cli/base.js';
-import { UserError } from '../src/errors.js';
+import { UserError, escapeControl } from '../src/errors.js';
 
 interface KernelEntry {
   file: string;
@@ -39,8 +39,9 @@ export default class Kernels extends WarpsightCommand {
       const Table = (await import('cli-table3')).default;
       const plain = !process.stdout.isTTY;
       const { fitColumns } = await import('../src/cli/fit.js');
-      // the description column takes what the terminal has left (120 columns off a terminal) and wraps
-      const rows = out.map((k) => [k.file, k.name, k.kind, k.description]);
+      // the description column takes what the terminal has left (120 columns off a terminal) and wraps;
+      // names and descriptions come from kernel files: control characters are shown, not obeyed
+      const rows = out.map((k) => [k.file, k.name, k.kind, k.description].map(escapeControl));
       const colWidths = fitColumns(['file', 'name', 'kind', 'description'], rows, process.stdout.columns ?? 120);
       const t = new Table({ head: ['file', 'name', 'kind', 'description'], colWidths, wordWrap: true, ...(plain ? { style: { head: [], border: [] } } : {}) });
       for (const r of rows) t.push(r);

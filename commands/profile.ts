@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
-import { parseDim3, parseParams } from '../src/cli/flags.js';
+import { checkProfileFlags, parseDim3, parseParams } from '../src/cli/flags.js';
+import { checkWritable, writeOutput } from '../src/cli/output.js';
 import { UserError } from '../src/errors.js';
 import type { MetricListing, SectionListing, SetListing } from '../src/report/pages.js';
 import { TIMING_ONLY } from '../src/timing/only.js';
@@ -81,6 +82,8 @@ export default class Profile extends WarpsightCommand {
       return listing;
     }
     if (args.file === undefined) throw new UserError('missing the kernel file: warpsight profile <file.ts> (see `warpsight kernels`)', 2);
+    checkProfileFlags({ ...(flags['kernel-name'] ? { kernel: flags['kernel-name'] } : {}), ...(metrics ? { metricIds: metrics } : {}), output: flags.output, html: flags.html, charts: flags.charts });
+    if (flags.trace !== undefined) checkWritable('--trace', flags.trace);
     const { sectionById, sectionSet, SECTION_SETS } = await import('../src/metrics/sections.js');
     for (const s of flags.section ?? [])
       if (!sectionById(s)) throw new UserError(`--section ${s}: unknown section; try LaunchStats, Occupancy, SpeedOfLight, MemoryWorkloadAnalysis, MemoryWorkloadAnalysis_Tables, SchedulerStats, WarpStateStats, InstructionStats, SourceCounters (see --list-sections)`, 2);
@@ -104,8 +107,8 @@ export default class Profile extends WarpsightCommand {
       ...(flags['kernel-name'] ? { kernel: flags['kernel-name'] } : {}),
       arch: flags.arch,
       params: parseParams(flags.param),
-      ...(flags.grid ? { grid: parseDim3('grid', flags.grid) } : {}),
-      ...(flags.block ? { block: parseDim3('block', flags.block) } : {}),
+      ...(flags.grid !== undefined ? { grid: parseDim3('grid', flags.grid) } : {}),
+      ...(flags.block !== undefined ? { block: parseDim3('block', flags.block) } : {}),
       cacheControl: flags['cache-control'],
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
@@ -124,23 +127,11 @@ export default class Profile extends WarpsightCommand {
     // what was collected, as one report for the console, CSV, JSON and -o; units for every metric in it
     const report = withUnits(selectReport(full, { ...(sections ? { sections } : {}), ...(metrics ? { metrics } : {}) }));
     checkReport(report, 'the generated report');
-    if (flags.output) {
-      const { writeFileAtomic } = await import('../src/cli/writeFile.js');
-      try {
-        writeFileAtomic(flags.output, reportJson(report));
-      } catch (e) {
-        throw new UserError(`-o ${flags.output}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
-    }
+    if (flags.output !== undefined) writeOutput('--output (-o)', flags.output, reportJson(report));
     if (flags.trace !== undefined) {
       if (!report.programs?.length) throw new UserError(`--trace ${flags.trace}: the profiled file ran no program, so there is no timeline to write; --trace needs a program (defineProgram)`, 2);
       const { traceEvents } = await import('../src/report/trace.js');
-      const { writeFileAtomic } = await import('../src/cli/writeFile.js');
-      try {
-        writeFileAtomic(flags.trace, `${JSON.stringify(traceEvents(report))}\n`);
-      } catch (e) {
-        throw new UserError(`--trace ${flags.trace}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
+      writeOutput('--trace', flags.trace, `${JSON.stringify(traceEvents(report))}\n`);
     }
     if (flags.html !== undefined || flags.charts !== undefined) {
       const { writeReportOutputs } = await import('../src/report/html/outputs.js');

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
+import { checkWritable } from '../src/cli/output.js';
 import { UserError } from '../src/errors.js';
 
 export default class ReportCommand extends WarpsightCommand {
@@ -34,6 +35,8 @@ export default class ReportCommand extends WarpsightCommand {
     const { sectionById } = await import('../src/metrics/sections.js');
     for (const s of flags.section ?? [])
       if (!sectionById(s)) throw new UserError(`--section ${s}: unknown section; try LaunchStats, Occupancy, SpeedOfLight, MemoryWorkloadAnalysis, MemoryWorkloadAnalysis_Tables, SchedulerStats, WarpStateStats, InstructionStats, SourceCounters`, 2);
+    if (flags.html !== undefined) checkWritable('--html', flags.html);
+    if (flags.charts !== undefined) checkWritable('--charts', flags.charts, 'folder');
     const metrics = flags.metrics?.split(',').map((x) => x.trim()).filter(Boolean);
     const saved = readReport(args.file);
     // the same selection profile makes: console, CSV and JSON show what --section / --metrics name

@@ -1,5 +1,6 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
+import { WarpsightCommand } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
 import { readNcuRawCsv } from '../src/report/ncuCsv.js';
 import { compareWithNcu, renderValidation } from '../src/validate/compare.js';
@@ -99,7 +100,7 @@ export async function validate(input: ValidateInput, profile: Profiler): Promise
   return { rows, output, exitCode: rows.some((r) => r.status === 'FAIL') ? 1 : 0 };
 }
 
-export default class Validate extends Command {
+export default class Validate extends WarpsightCommand {
   static summary = "Compare Warpsight's counters with a real Nsight Compute raw-page CSV";
 
   static description =
@@ -133,35 +134,29 @@ export default class Validate extends Command {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Validate);
-    let result: ValidateResult;
-    try {
-      if (args.file === undefined && flags.report === undefined)
-        throw new UserError('missing the kernel file: warpsight validate <file.ts> --ncu <csv>, or --report <saved.json> to compare a saved report', 2);
-      result = await validate(
-        {
-          file: args.file ?? flags.report ?? '',
-          ...(flags.report !== undefined ? { report: flags.report } : {}),
-          ncu: flags.ncu,
-          ...(flags.kernel ? { kernel: flags.kernel } : {}),
-          arch: flags.arch,
-          cacheControl: flags['cache-control'],
-          json: flags.json,
-          tty: process.stdout.isTTY === true,
-        },
-        // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
-        async (req) => {
-          // a line per launch on stderr, as profile prints it: a bar on a terminal, plain lines in CI
-          const { createProgress, isInteractive } = await import('../src/bench/progress.js');
-          const ci = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-          const progress = isInteractive(process.stderr, process.env) || ci ? createProgress(process.stderr, process.env, 'validate') : undefined;
-          return (await import('../src/profile.js')).profileFile({ ...req, ...(progress ? { progress } : {}) });
-        },
-      );
-    } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      process.stderr.write(`error: ${e.message}\n`);
-      this.exit(e.exitCode);
-    }
+    // errors go through WarpsightCommand.catch: one `error:` line with its class's exit code
+    if (args.file === undefined && flags.report === undefined)
+      throw new UserError('missing the kernel file: warpsight validate <file.ts> --ncu <csv>, or --report <saved.json> to compare a saved report', 2);
+    const result: ValidateResult = await validate(
+      {
+        file: args.file ?? flags.report ?? '',
+        ...(flags.report !== undefined ? { report: flags.report } : {}),
+        ncu: flags.ncu,
+        ...(flags.kernel ? { kernel: flags.kernel } : {}),
+        arch: flags.arch,
+        cacheControl: flags['cache-control'],
+        json: flags.json,
+        tty: process.stdout.isTTY === true,
+      },
+      // imported on first use: the emulator is the heavy part, and a bad CSV should fail without it
+      async (req) => {
+        // a line per launch on stderr, as profile prints it: a bar on a terminal, plain lines in CI
+        const { createProgress, isInteractive } = await import('../src/bench/progress.js');
+        const ci = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+        const progress = isInteractive(process.stderr, process.env) || ci ? createProgress(process.stderr, process.env, 'validate') : undefined;
+        return (await import('../src/profile.js')).profileFile({ ...req, ...(progress ? { progress } : {}) });
+      },
+    );
     process.stdout.write(result.output);
     if (result.exitCode !== 0) this.exit(result.exitCode);
   }

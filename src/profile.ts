@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import type { KernelResult, ProgramRun as ReportProgramRun, Report } from '../types/report.schema.js';
 import { DEFAULT_ARCH, getArch } from './arch/index.js';
 import type { Dim3 } from './kernel/define.js';
+import { guardDefinition } from './kernel/guard.js';
 import { type Definition, loadDefinitions, selectDefinitions } from './kernel/load.js';
 import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches.js';
 import type { Progress } from './bench/progress.js';
@@ -84,13 +85,15 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
   const kept: typeof session.results = [];
   for (const d of chosen) {
     const first = session.results.length;
-    if (d.kind === 'kernel') {
+    // the kernel file's own code runs behind a guard: what it throws becomes one located error
+    const g = guardDefinition(d, display);
+    if (g.kind === 'kernel') {
       const t0 = performance.now();
       const i = launchIndex++;
-      progress?.start(i, 0, label(d.name));
-      session.runKernel(d);
-      progress?.done(i, 0, label(d.name), (performance.now() - t0) / 1000);
-    } else session.runProgram(d);
+      progress?.start(i, 0, label(g.name));
+      session.runKernel(g);
+      progress?.done(i, 0, label(g.name), (performance.now() - t0) / 1000);
+    } else session.runProgram(g);
     for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
     // later launches cannot change earlier ones: stop once -c launches are in
     if (matcher.done()) break;

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dim3 } from '../../types/report.schema.js';
 import { UserError } from '../errors.js';
+import { checkMetricId } from '../metrics/known.js';
 import { type Threshold, parseThresholdValue } from '../report/compare.js';
 
 export interface SuiteEntry {
@@ -45,6 +46,13 @@ export function parseSuite(value: unknown, file: string): Suite {
     const entry = e as Record<string, unknown>;
     if (typeof entry.file !== 'string' || entry.file === '') fail(file, `${where}/file`, 'expected the kernel file path');
     if (typeof entry.kernel !== 'string' || entry.kernel === '') fail(file, `${where}/kernel`, 'expected the kernel name');
+    if (entry.kernel.startsWith('regex:')) {
+      try {
+        new RegExp(entry.kernel.slice('regex:'.length));
+      } catch (e) {
+        fail(file, `${where}/kernel`, `not a valid regular expression (${e instanceof Error ? e.message : String(e)})`);
+      }
+    }
     const params: Record<string, string> = {};
     if (entry.params !== undefined) {
       if (typeof entry.params !== 'object' || entry.params === null || Array.isArray(entry.params)) fail(file, `${where}/params`, 'expected { name: value }');
@@ -62,6 +70,8 @@ export function parseSuite(value: unknown, file: string): Suite {
     if (typeof obj.thresholds !== 'object' || obj.thresholds === null || Array.isArray(obj.thresholds)) fail(file, '/thresholds', 'expected { metric: percent }');
     // a number: the worse direction from the registry; a string as --threshold takes it: "+5%", "-5%", "±5%"
     for (const [metric, pct] of Object.entries(obj.thresholds as Record<string, unknown>)) {
+      // a typo here used to be ignored: the metric went unchecked and a regression passed CI
+      checkMetricId(metric, `${file}: /thresholds/${metric}`);
       if (typeof pct === 'number' && pct >= 0) {
         thresholds.push({ metric, pct });
         continue;

@@ -1,3 +1,4 @@
+import { parseFrame } from '../errors.js';
 import type { SourceLoc } from './types.js';
 
 /**
@@ -6,19 +7,16 @@ import type { SourceLoc } from './types.js';
  * line is the `.ts` line the user wrote.
  */
 const IR_DIR = /[\\/]src[\\/]ir[\\/]/;
-const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/;
 
 export function callerLoc(): SourceLoc {
   const stack = new Error().stack ?? '';
   const lines = stack.split('\n');
   for (let i = 1; i < lines.length; i++) {
-    const text = lines[i] ?? '';
-    const m = FRAME.exec(text);
-    if (!m) continue;
-    let file = m[1] ?? '';
-    if (file.startsWith('file://')) file = decodeURIComponent(file.slice(7));
-    if (IR_DIR.test(file) || file.startsWith('node:') || file.includes('node_modules')) continue;
-    return { file, line: Number(m[2]) };
+    // parseFrame keeps a path with spaces whole (the old regex kept what followed the last space)
+    const f = parseFrame(lines[i] ?? '');
+    if (!f) continue;
+    if (IR_DIR.test(f.file) || f.file.startsWith('node:') || f.file.includes('node_modules')) continue;
+    return { file: f.file, line: f.line };
   }
   return { file: '<unknown>', line: 0 };
 }

@@ -1,3 +1,5 @@
+import { UserError } from '../errors.js';
+import { callerLoc } from './sourceLoc.js';
 import type { ElemType, PtrType, ScalarKind, ScalarType, Space, Storage, ValueType, VecType, AccessProperty } from './types.js';
 
 const scalars = new Map<ScalarKind, ScalarType>();
@@ -23,10 +25,21 @@ export const f32 = scalar('f32');
 export const f64 = scalar('f64');
 
 export function vec(elem: ScalarType, n: 2 | 4): VecType {
+  // a kernel file is not type-checked when it runs (tsx strips types): vec(f32, 3) would build a
+  // 12-byte access no GPU has (int2/float4 and kin: 64- and 128-bit LDG/STG)
+  if (n !== 2 && n !== 4) {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: vec(${typeof elem === 'object' && elem !== null && 'kind' in elem ? elem.kind : String(elem)}, ${String(n)}): a vector has 2 or 4 elements (64- or 128-bit accesses, like int2 or float4)`);
+  }
+  if (typeof elem !== 'object' || elem === null || elem.tag !== 'scalar' || elem.kind === 'pred') {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: vec(…, ${n}): the element type must be a scalar type other than pred, like f32 or u32`);
+  }
   return Object.freeze({ tag: 'vec', elem, n });
 }
 
 export function ptr(space: Space, elem: ElemType, property?: AccessProperty): PtrType {
+  if (property) checkProperty(property);
   return Object.freeze(property ? { tag: 'ptr', space, elem, property } : { tag: 'ptr', space, elem });
 }
 
@@ -92,4 +105,22 @@ export function typeName(t: ValueType | ElemType): string {
   if (t.tag === 'vec') return `${t.elem.kind}x${t.n}`;
   const prop = t.property && t.property.kind !== 'global' ? `<${t.property.kind}>` : '';
   return `ptr<${t.space}, ${typeName(t.elem)}>${prop}`;
+}
+
+/**
+ * cuda::access_property's values as its constructors check them: an interleaved fraction in (0, 1],
+ * a range whose primary bytes fit in its total (a kernel file is not type-checked when it runs)
+ */
+function checkProperty(p: AccessProperty): void {
+  const bad = (what: string): never => {
+    const at = callerLoc();
+    throw new UserError(`${at.file}:${at.line}: access property '${String(p.kind)}': ${what}`);
+  };
+  const kinds = ['global', 'normal', 'streaming', 'persisting', 'shared', 'interleaved', 'range'];
+  if (typeof p !== 'object' || p === null || !kinds.includes(p.kind)) bad(`expected one of ${kinds.join(', ')}`);
+  if (p.kind === 'interleaved' && (typeof p.fraction !== 'number' || !(p.fraction > 0 && p.fraction <= 1))) bad(`fraction ${String(p.fraction)} is not in (0, 1]`);
+  if (p.kind === 'range') {
+    const whole = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (!whole(p.primaryBytes) || !whole(p.totalBytes) || p.primaryBytes > p.totalBytes) bad(`primaryBytes ${String(p.primaryBytes)} and totalBytes ${String(p.totalBytes)} must be whole numbers with primaryBytes <= totalBytes`);
+  }
 }

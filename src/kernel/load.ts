@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../errors.js';
 import type { KernelDef, ProgramDef } from './define.js';
+import { describeLoadError } from './loadError.js';
 import { registerKernelLoader } from './resolve.js';
 
 export type Definition = KernelDef | ProgramDef;
@@ -34,8 +35,7 @@ export async function loadDefinitions(file: string): Promise<Definition[]> {
     mod = await importFile(abs);
   } catch (e) {
     if (e instanceof UserError) throw e;
-    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new UserError(`cannot load kernel file ${file}: ${msg}`);
+    throw new UserError(describeLoadError(e, file));
   }
   const defs: Definition[] = [];
   collect(mod.default, defs);

@@ -4,7 +4,7 @@
  */
 import type { KernelResult } from '../../types/report.schema.js';
 import type { Arch } from '../arch/types.js';
-import { KernelFault, UserError } from '../errors.js';
+import { KernelFault, UserError, describeThrown, escapeControl } from '../errors.js';
 import { compile } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
@@ -15,6 +15,8 @@ import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
+import { checkKernelDefinition, userLocation } from '../kernel/guard.js';
+import { parseScalarParam } from '../kernel/params.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
@@ -49,28 +51,20 @@ export interface LaunchOutcome {
 
 /** build a kernel's IR (type errors surface here with the kernel's file:line) */
 export function buildKernel(def: KernelDef, file: string): KernelIR {
+  // a program's launches reach here with definitions profile.ts never saw: check their shape too
+  checkKernelDefinition(def, file);
   const decls: ParamDecl[] = Object.entries(def.params).map(([name, type]) => ({ name, type }));
   const b = new KernelBuilder(def.name, file, decls);
   try {
     def.body(b, b.params as ParamVals<typeof def.params>);
   } catch (e) {
     if (e instanceof UserError) throw e;
-    const loc = firstKernelFrame(e, file);
-    throw new UserError(`${loc ?? file}: error in kernel '${def.name}': ${e instanceof Error ? e.message : String(e)}`);
+    const loc = userLocation(e, file);
+    throw new UserError(`${loc ?? file}: error in kernel '${escapeControl(def.name)}': ${describeThrown(e)}`);
   }
   const ir = b.finish();
   validateKernel(ir);
   return ir;
-}
-
-function firstKernelFrame(e: unknown, file: string): string | null {
-  const stack = e instanceof Error ? (e.stack ?? '') : '';
-  const base = file.replace(/^\.\//, '');
-  for (const line of stack.split('\n')) {
-    const m = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):\d+\)?\s*$/.exec(line);
-    if (m && (m[1] ?? '').endsWith(base)) return `${file}:${m[2]}`;
-  }
-  return null;
 }
 
 /** scalar defaults overridden by --param values; unknown names are errors */
@@ -84,9 +78,7 @@ export function resolveScalars(def: KernelDef, overrides: Record<string, string>
       throw new UserError(`--param ${k}=${raw}: kernel '${def.name}' has no parameter '${k}'${names.length ? `; its scalar parameters are ${names.join(', ')}` : ' (it has no scalar parameters)'}`, 2);
     }
     if (t.tag === 'ptr') throw new UserError(`--param ${k}=${raw}: '${k}' is a pointer; pointer arguments come from the kernel's setup()`, 2);
-    const v = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(v)) throw new UserError(`--param ${k}=${raw}: '${raw}' is not a number`, 2);
-    scalars[k] = v;
+    scalars[k] = parseScalarParam(k, raw, t, `kernel '${def.name}'`);
   }
   return scalars;
 }

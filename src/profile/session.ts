@@ -9,6 +9,8 @@ import { UserError } from '../errors.js';
 import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
+import { parseScalarParam } from '../kernel/params.js';
+import { checkAccessPolicyWindow, checkPersistingL2Limit } from '../kernel/runtimeChecks.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { runtimeCostsFor } from '../arch/runtimeCosts.js';
@@ -86,9 +88,7 @@ export class Session {
     const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
     for (const [k, v] of Object.entries(this.opts.params)) {
       if (!(k in scalars)) throw new UserError(`--param ${k}=${v}: program '${p.name}' has no parameter '${k}'; its parameters are ${Object.keys(scalars).join(', ') || 'none'}`, 2);
-      const n = Number(v);
-      if (!Number.isFinite(n)) throw new UserError(`--param ${k}=${v}: '${v}' is not a number`, 2);
-      scalars[k] = n;
+      scalars[k] = parseScalarParam(k, v, undefined, `program '${p.name}'`);
     }
     const first = this.results.length;
     const costs = runtimeCostsFor(this.opts.arch.id);
@@ -180,12 +180,14 @@ export class Session {
 
   // ---- the device's L2 controls (programs reach them through ProgramApi) ---------------------
   setPersistingL2Limit(bytes: number): void {
+    checkPersistingL2Limit(bytes, this.opts.arch);
     this.memsys.setPersistingLimit(bytes);
   }
   persistingL2Limit(): number {
     return this.memsys.persistingLimit();
   }
   setAccessPolicyWindow(w: AccessPolicyWindowSpec | null): void {
+    checkAccessPolicyWindow(w, this.opts.arch);
     this.memsys.setAccessPolicyWindow(w ? { base: w.base.address, bytes: w.bytes, hitRatio: w.hitRatio, hitProp: w.hitProp, missProp: w.missProp } : null);
   }
   resetPersistingL2Cache(): void {

@@ -8,7 +8,8 @@
  */
 import Table from 'cli-table3';
 import type { KernelResult, MetricValue, Report, RuleResult } from '../../types/report.schema.js';
-import { UserError } from '../errors.js';
+import { UserError, escapeControl } from '../errors.js';
+import { checkMetricId } from '../metrics/known.js';
 import { type Better, betterDirection, metricInfo } from '../metrics/registry.js';
 import { formatNumber } from './format.js';
 
@@ -75,6 +76,22 @@ export function isNoise(base: number, next: number, floorPct = DEFAULT_NOISE_FLO
   if (floorPct === 0 || !Number.isFinite(base) || !Number.isFinite(next)) return false;
   if (base.toFixed(2) === next.toFixed(2)) return true;
   return Math.abs(next - base) <= (floorPct / 100) * Math.max(Math.abs(base), Math.abs(next));
+}
+
+/**
+ * Thresholds checked against what they can apply to, before comparing: an id (or pattern) no known
+ * metric matches is a typo (exit 2, nearest ids suggested); one the reports both lack cannot be checked
+ * (exit 2 too: a gate that checks nothing must not pass). `texts` are the flags as typed, for messages.
+ */
+export function checkThresholds(thresholds: readonly Threshold[], texts: readonly string[], reports: readonly Report[]): void {
+  const ids = new Set(reports.flatMap((r) => r.kernels.flatMap((k) => Object.keys(k.metrics))));
+  thresholds.forEach((t, i) => {
+    const where = `--threshold ${texts[i] ?? `${t.metric}=${t.pct}`}`;
+    checkMetricId(t.metric, where, ids);
+    const re = patternOf(t.metric);
+    if (re ? ![...ids].some((id) => re.test(id)) : !ids.has(t.metric))
+      throw new UserError(`${where}: neither report has ${re ? 'a metric matching ' : 'the metric '}'${t.metric}' (a report profiled with --no-timing lacks durations, cycles and throughputs); the threshold could not be checked`);
+  });
 }
 
 function patternOf(metric: string): RegExp | undefined {
@@ -282,7 +299,7 @@ export interface RenderCompareOptions {
 
 function kernelTitle(k: KernelComparison, repeated: ReadonlySet<string>): string {
   const name = repeated.has(k.name) ? `${k.name} [${k.instance}]` : k.name;
-  return k.newName === undefined ? name : `${name} → ${k.newName}`;
+  return escapeControl(k.newName === undefined ? name : `${name} → ${k.newName}`);
 }
 
 export function summarizeComparison(c: Comparison): string {
@@ -320,15 +337,16 @@ export function renderComparison(c: Comparison, opts: RenderCompareOptions = {})
       for (const m of rows) {
         const sign = m.direction === 'up' ? '+' : m.direction === 'down' ? '-' : '±';
         const verdict = m.threshold === undefined ? '' : `${m.regression ? 'FAIL' : 'ok'} (${sign}${formatNumber(m.threshold)}%)`;
-        table.push([m.metric, m.unit, cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
+        // ids and units come from the reports' JSON, which may be anyone's: no control characters reach the terminal
+        table.push([escapeControl(m.metric), escapeControl(m.unit), cell(m.base), cell(m.new), formatDelta(m.delta), formatPct(m.pct), verdict]);
       }
       out.push(table.toString());
     }
-    for (const r of k.rulesAppeared) out.push(`  + rule appeared: ${r.type} ${r.id} (${r.section})${r.speedup === undefined ? '' : `, est. speedup ${formatNumber(Math.round(r.speedup * 100) / 100)}%`}`);
-    for (const r of k.rulesVanished) out.push(`  - rule vanished: ${r.type} ${r.id} (${r.section})`);
+    for (const r of k.rulesAppeared) out.push(`  + rule appeared: ${escapeControl(`${r.type} ${r.id} (${r.section})`)}${r.speedup === undefined ? '' : `, est. speedup ${formatNumber(Math.round(r.speedup * 100) / 100)}%`}`);
+    for (const r of k.rulesVanished) out.push(`  - rule vanished: ${escapeControl(`${r.type} ${r.id} (${r.section})`)}`);
     out.push('');
   }
-  for (const t of c.unusedThresholds) out.push(`warning: --threshold ${t}: neither report has this metric`);
+  for (const t of c.unusedThresholds) out.push(`warning: --threshold ${escapeControl(t)}: neither report has this metric`);
   out.push(summarizeComparison(c));
   return `${out.join('\n')}\n`;
 }

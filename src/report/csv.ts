@@ -28,9 +28,20 @@ export function roundAsNcuPrints(v: number): number {
   return Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toFixed(2));
 }
 
+/** a cell that is a number as ncu prints it ("-1,024", "-2.50", "-inf"): a value, not a formula */
+const NUMERIC = /^[-+]?((\d{1,3}(,\d{3})+|\d+)(\.\d+)?([eE][-+]?\d+)?|inf|nan)$/;
+
+/**
+ * OWASP's CSV-injection defence: a cell a spreadsheet would read as a formula (=, +, -, @, tab, CR
+ * first) — a kernel named `=HYPERLINK(…)` — gets a leading single quote; negative numbers stay numbers.
+ */
+export function neutralizeCell(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) && !NUMERIC.test(cell) ? `'${cell}` : cell;
+}
+
 /** RFC 4180 with ncu's habit of quoting every cell. */
 function csvLine(cells: readonly string[]): string {
-  return cells.map((c) => `"${c.replaceAll('"', '""')}"`).join(',');
+  return cells.map((c) => `"${neutralizeCell(c).replaceAll('"', '""')}"`).join(',');
 }
 
 function formatValue(v: number | string): string {

@@ -13,6 +13,7 @@ import type { Device, KernelResult, MetricValue, Report, RuleResult } from '../.
 import { TIMING_ONLY } from '../timing/only.js';
 import { SECTIONS, appliesTo, ccNumber, type BodyTable, type GridTable, type MetricEntry, type SectionDef } from '../metrics/sections.js';
 import { unitOf as registryUnitOf } from '../metrics/registry.js';
+import { escapeControl } from '../errors.js';
 import { type PrintUnits, RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
 import { programLines } from './programSummary.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction, type SourceLineSummary } from './sourceLines.js';
@@ -317,5 +318,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   for (const p of report.programs ?? []) lines.push(...programLines(p));
   // ncu's way of saying what a run did not collect
   if (report.options.timing === false) lines.unshift(`==WARPSIGHT== profiled with --no-timing: ${TIMING_ONLY} were not collected`);
-  return `${lines.join('\n')}\n`;
+  // kernel names, source lines, rule texts come from kernel files or an untrusted report JSON: their
+  // control characters (a terminal escape sequence, a newline forging a line) are shown, not obeyed
+  return `${lines.map(escapeControl).join('\n')}\n`;
 }

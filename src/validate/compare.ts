@@ -4,6 +4,7 @@
  */
 import Table from 'cli-table3';
 import type { KernelResult } from '../../types/report.schema.js';
+import { escapeControl } from '../errors.js';
 import { metricInfo } from '../metrics/registry.js';
 import { TOLERANCES, formatTolerance, toleranceFor } from '../metrics/tolerances.js';
 import type { Tolerance, ToleranceKind } from '../metrics/tolerances.js';
@@ -51,6 +52,10 @@ function byName<T>(items: readonly T[], name: (t: T) => string): Map<string, T[]
   }
   return groups;
 }
+
+/** what ncu prints for a metric it did not collect */
+const NOT_AVAILABLE = /^(n\/a|nan)$/i;
+export const NA_NOTE = 'ncu reports n/a: not compared';
 
 function launchRow(kernel: string, instance: number, note: string): ValidationRow {
   return { kernel, instance, metric: '', label: '', unit: '', ncu: null, warpsight: null, error: null, tolerance: null, status: 'info', note };
@@ -105,9 +110,15 @@ function compareLaunch(k: KernelResult, l: NcuLaunch, instance: number, opts: Co
   for (const id of ids) {
     const ours = k.metrics[id];
     const theirs = l.metrics[id]?.value;
+    const tolerance = toleranceFor(id, opts.tolerances ?? TOLERANCES);
+    // ncu printed n/a (it could not collect the metric for this launch): say so rather than drop the row
+    if (typeof ours === 'number' && typeof theirs === 'string' && NOT_AVAILABLE.test(theirs.trim())) {
+      const info = metricInfo(id);
+      rows.push({ kernel: k.name, instance, metric: id, label: info.label, unit: l.metrics[id]?.unit ?? info.unit, ncu: null, warpsight: ours, error: null, tolerance: tolerance ? { kind: tolerance.kind, value: tolerance.value } : null, status: 'info', note: NA_NOTE });
+      continue;
+    }
     // text metrics (cache config, policy names) are not measurements
     if (typeof ours !== 'number' || typeof theirs !== 'number') continue;
-    const tolerance = toleranceFor(id, opts.tolerances ?? TOLERANCES);
     const { error, status } = judge(theirs, ours, tolerance);
     const info = metricInfo(id);
     rows.push({
@@ -165,9 +176,10 @@ function cell(v: number | null): string {
 
 /** The summary line: how many metrics were compared and how many missed their tolerance. */
 export function summarize(rows: readonly ValidationRow[]): string {
-  const compared = rows.filter((r) => r.metric !== '').length;
+  const compared = rows.filter((r) => r.metric !== '' && r.note !== NA_NOTE).length;
   const failed = rows.filter((r) => r.status === 'FAIL').length;
-  return `${compared} metrics compared, ${failed} outside tolerance`;
+  const na = rows.filter((r) => r.note === NA_NOTE).length;
+  return `${compared} metrics compared, ${failed} outside tolerance${na > 0 ? `, ${na} not compared (ncu reports n/a)` : ''}`;
 }
 
 /**
@@ -189,13 +201,18 @@ export function renderValidation(rows: readonly ValidationRow[], opts: { tty?: b
     const first = group[0];
     if (!first) continue;
     const title = repeated.has(first.kernel) ? `${first.kernel} [${first.instance}]` : first.kernel;
-    table.push([{ colSpan: 6, content: title }]);
+    // kernel names and metric ids come from the CSV, which may be anyone's
+    table.push([{ colSpan: 6, content: escapeControl(title) }]);
     for (const r of group) {
       if (r.metric === '') {
-        table.push([{ colSpan: 5, content: r.note ?? '' }, r.status]);
+        table.push([{ colSpan: 5, content: escapeControl(r.note ?? '') }, r.status]);
         continue;
       }
-      table.push([r.metric, cell(r.ncu), cell(r.warpsight), formatError(r), formatTolerance(r.tolerance), r.status]);
+      if (r.note === NA_NOTE) {
+        table.push([escapeControl(r.metric), 'n/a', cell(r.warpsight), 'not compared', formatTolerance(r.tolerance), r.status]);
+        continue;
+      }
+      table.push([escapeControl(r.metric), cell(r.ncu), cell(r.warpsight), formatError(r), formatTolerance(r.tolerance), r.status]);
     }
   }
   return `${table.toString()}\n${summarize(rows)}\n`;

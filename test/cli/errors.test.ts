@@ -3,7 +3,7 @@
  * command twice gives byte-identical JSON.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,43 @@ export default defineKernel({
 `,
 );
 
+// the same failures through the real CLI (tsx's esbuild, oclif loading the commands), not vitest's transform
+const spaced = join(dir, 'a folder with spaces');
+mkdirSync(spaced, { recursive: true });
+const syntaxKernel = join(spaced, 'syntax error.ts');
+writeFileSync(syntaxKernel, "export default {\n  name: 'x',\n  body: () => { return ) },\n};\n");
+const throwingKernel = join(spaced, 'throws.ts');
+writeFileSync(
+  throwingKernel,
+  `import { defineKernel, f32, ptr } from '${join(ROOT, 'src', 'api.js')}';
+export default defineKernel({
+  name: 'throws',
+  params: { out: ptr('global', f32) },
+  launch: { grid: 1, block: 32 },
+  setup: () => {
+    throw new Error('setup failed');
+  },
+  body: (k, { out }) => out.at(k.threadIdx.x).store(1),
+});
+`,
+);
+
 describe('warpsight CLI errors', () => {
+  it('a syntax error keeps its line:column, in a path with spaces', () => {
+    const r = cli('profile', syntaxKernel);
+    expect(r.code).toBe(2);
+    expect(oneLineError(r)).toBe(`error: ${syntaxKernel}:3:23: syntax error: Unexpected ")"`);
+  });
+  it('an exception in setup names the file:line:column and the hook, exit 3', () => {
+    const r = cli('profile', throwingKernel, '--no-timing');
+    expect(r.code).toBe(3);
+    expect(oneLineError(r)).toMatch(/^error: .*a folder with spaces\/throws\.ts:7:11: in setup\(\) of kernel 'throws': threw Error: setup failed$/);
+  });
+  it('a --param out of its type\'s range, exit 2', () => {
+    const r = cli('profile', 'kernels/fma_chain.ts', '--param', 'trips=-5');
+    expect(r.code).toBe(2);
+    expect(oneLineError(r)).toBe("error: --param trips=-5: -5 is out of range; 'trips' of kernel 'fma_chain' is a u32 (a whole number 0 to 4294967295)");
+  });
   it('a missing kernel file', () => {
     expect(oneLineError(cli('profile', 'kernels/nope.ts'))).toBe('error: kernel file not found: kernels/nope.ts; give the path of a .ts kernel file (see `warpsight kernels`)');
   });

@@ -3,7 +3,7 @@
  * disagree. Heavy: import lazily.
  */
 import type { Report } from '../../../types/report.schema.js';
-import { writeFileAtomic } from '../../cli/writeFile.js';
+import { makeFolders, writeOutput } from '../../cli/output.js';
 import { UserError } from '../../errors.js';
 import { reportCharts, renderHtml } from './index.js';
 
@@ -18,16 +18,14 @@ export async function writeReportOutputs(report: Report, req: OutputRequest): Pr
   const said: string[] = [];
   if (req.html !== undefined) {
     const html = await renderHtml(report, req.sections ? { sections: req.sections } : {});
-    try {
-      writeFileAtomic(req.html, html);
-    } catch (e) {
-      throw new UserError(`--html ${req.html}: cannot write the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-    }
+    writeOutput('--html', req.html, html);
     said.push(`HTML report: ${req.html}`);
   }
   if (req.charts !== undefined) {
     const { charts, notes } = await reportCharts(report);
     const { writeChartFiles } = await import('../charts/render.js');
+    // one folder at a time, each failure named (Node's recursive mkdir can spin forever under /proc)
+    makeFolders('--charts', req.charts, req.charts);
     let files: string[];
     try {
       files = await writeChartFiles(charts, req.charts);
