@@ -39,6 +39,7 @@ export class Session implements ProgramContext {
   private usedParams = new Set<string>();
 
   constructor(readonly opts: SessionOptions) {
+    this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
     this.memsys = new MemoryHierarchy(opts.arch);
   }
 
