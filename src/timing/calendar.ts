@@ -14,8 +14,15 @@
  * before it are dropped when the window is full, their use kept only as the per-calendar sums that
  * activeCycles() and total() report. Memory then follows how far apart the live warps' clocks are,
  * not how long the kernel runs (issue 38: a loop of 16M warp instructions took 7.7 GB of buckets).
+ * A warp that waits at a barrier holds the horizon at its block's barrier (a barrier counting the
+ * block's live threads may release when the others exit), so a warp that spins or loops forever while
+ * its siblings wait would hold it for ever: the window is also capped at MAX_WINDOW_BUCKETS. A request
+ * from before a window that the cap moved on is served at the window's start (an approximation for a
+ * warp resuming over a million cycles behind the others; the bundled kernels run 0.2 M cycles at most).
  */
 export const BUCKET = 64;
+/** the longest window a calendar with a horizon keeps: 1,048,576 cycles (about 7.4 KB per bucket over all of a launch's calendars) */
+export const MAX_WINDOW_BUCKETS = 1 << 14;
 
 export class Calendars {
   /**
@@ -34,6 +41,8 @@ export class Calendars {
   /** per calendar: dropped buckets that had use, and their use summed in bucket order */
   private readonly pastActive: Int32Array;
   private readonly pastTotal: Float64Array;
+  /** the cap, not the horizon, has dropped buckets: a request before the window is late, not wrong */
+  private capped = false;
   /** capacity per bucket */
   readonly cap: number;
   /** cycles per unit (1 / rate) */
@@ -70,7 +79,12 @@ export class Calendars {
     let shift = 0;
     if (this.horizon) {
       const h = this.horizon();
-      const hb = h === Infinity ? keep : Math.min(keep, ((h / BUCKET) | 0) - this.origin);
+      let hb = h === Infinity ? keep : Math.min(keep, ((h / BUCKET) | 0) - this.origin);
+      if (need - hb >= MAX_WINDOW_BUCKETS) {
+        // keep half a window, so that the next capped drop is half a window of time away
+        hb = need - (MAX_WINDOW_BUCKETS >> 1);
+        this.capped = true;
+      }
       if (hb > 0) {
         shift = hb;
         const used = this.used;
@@ -95,7 +109,7 @@ export class Calendars {
     const left = need - shift;
     let nb = this.buckets;
     // without a horizon nothing is ever dropped: grow just past the need, as a plain array would
-    const target = this.horizon ? 2 * left : left;
+    const target = this.horizon ? Math.min(2 * left, MAX_WINDOW_BUCKETS - 1) : left;
     while (nb <= target) nb *= 2;
     if (nb !== this.buckets) {
       const used = new Float32Array(n * nb);
@@ -164,9 +178,13 @@ export class Calendars {
   /** the general case of reserve (growth, a full bucket); the fast path above changed nothing */
   private reserveSlow(c: number, t: number, amount: number): number {
     if (amount <= 0) return t;
-    const ab = (t / BUCKET) | 0;
-    if (ab < this.origin)
-      throw new Error(`internal error: a reservation at cycle ${t} on a calendar whose buckets before cycle ${this.origin * BUCKET} were dropped (the timing model's horizon was wrong)`);
+    let ab = (t / BUCKET) | 0;
+    if (ab < this.origin) {
+      if (!this.capped)
+        throw new Error(`internal error: a reservation at cycle ${t} on a calendar whose buckets before cycle ${this.origin * BUCKET} were dropped (the timing model's horizon was wrong)`);
+      ab = this.origin;
+      t = ab * BUCKET;
+    }
     // b: the bucket's index in the window (absolute bucket b + origin)
     let b = ab - this.origin;
     if (b + 2 >= this.buckets) b -= this.makeRoom(b, b + 2);
