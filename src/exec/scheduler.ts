@@ -22,7 +22,8 @@
  * finish, and the run stops with the spinning lines and the blocks that never started.
  */
 import { KernelFault } from '../errors.js';
-import { Page } from '../memory/deviceMemory.js';
+import { devicePagesMade, Page } from '../memory/deviceMemory.js';
+import { CHECK_INSTRUCTIONS, CHECK_PAGES, checkMemory } from './memoryBudget.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
 import { RegFile } from './regFile.js';
@@ -405,11 +406,24 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   for (const b of slots) if (startBlock(b)) active.push(b);
 
   const memsys = env.memsys;
+  // the emulator's memory budget (memoryBudget.ts), checked between rounds as instructions run and pages are made
+  let memCheckAt = CHECK_INSTRUCTIONS;
+  let memPagesAt = devicePagesMade() + CHECK_PAGES;
+  const running = (): string => {
+    const loc = prog.meta[0];
+    return `${loc ? `${loc.file}: ` : ''}kernel '${env.kernel.name}', after ${totalInstr.toLocaleString('en-US')} warp instructions (blocks ${nextBlock} of ${totalBlocks} started)`;
+  };
   while (active.length > 0) {
     memsys?.endRound?.();
     if (watch.takeNewlyParked() && watch.allParked(active)) throw new KernelFault('deadlock', describeSpin());
     for (let s = 0; s < active.length; s++) {
       const b = active[s] as BlockSlot;
+      // per block turn: a round of thousands of warps may make many pages
+      if (totalInstr >= memCheckAt || devicePagesMade() >= memPagesAt) {
+        memCheckAt = totalInstr + CHECK_INSTRUCTIONS;
+        memPagesAt = devicePagesMade() + CHECK_PAGES;
+        checkMemory(running);
+      }
       const progressed = runBlock(b);
       if (b.done()) {
         // the freed slot's next block takes its first turn at once, as the GPU's block scheduler

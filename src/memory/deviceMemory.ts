@@ -66,6 +66,12 @@ export class Page {
   }
 }
 
+/** device pages made so far in this process (the emulator's memory budget checks as they grow) */
+let pagesMade = 0;
+export function devicePagesMade(): number {
+  return pagesMade;
+}
+
 export class Allocation {
   readonly end: number;
   readonly pages: (Page | undefined)[];
@@ -86,6 +92,7 @@ export class Allocation {
     if (!p) {
       p = new Page(new ArrayBuffer(PAGE_BYTES), this.init, idx * PAGE_BYTES);
       this.pages[idx] = p;
+      pagesMade++;
     }
     return p;
   }
