@@ -36,9 +36,16 @@ function budgetFromEnvironment(): Budget {
 let budget: Budget | null = null;
 let peak = 0;
 
-/** the resident set now, the peak seen by checks, and the budget (read again from the environment when reset) */
+/** the highest resident set seen by the checks (and samples) since resetMemoryPeak, in bytes */
 export function memoryPeak(): number {
   return peak;
+}
+
+/** read the resident set now into the peak (bench: before and after a workload) */
+export function sampleMemory(): number {
+  const rss = process.memoryUsage.rss();
+  if (rss > peak) peak = rss;
+  return rss;
 }
 
 /** start a new peak (bench: per workload) and read the budget again */
