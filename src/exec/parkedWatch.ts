@@ -2,8 +2,9 @@
  * Which warps are parked: spinning without effect, so that they would spin for ever unless another
  * warp writes memory (issue 38; design guide §9, "waiting is a state").
  *
- * A warp that has run PARK_FIRST instructions is looked at every PARK_INTERVAL more, at the end of a
- * turn: its state (pc, masks, control stacks and registers, bit for bit) is kept with the grid's
+ * A warp that has run PARK_FIRST instructions is looked at every PARK_INTERVAL more (doubling, up to
+ * PARK_INTERVAL_MAX, while its state or memory keeps changing: a long computation is looked at
+ * rarely), at the end of a turn: its state (pc, masks, control stacks and registers, bit for bit) is kept with the grid's
  * write count (threads that executed a store, atomic, LDGSTS or barrier: a sum over those slots of
  * the counters the interpreter keeps anyway). When it is next seen at the same pc with the same write
  * count, and its state is unchanged, the warp is parked: the interpreter is deterministic, and its
@@ -16,9 +17,10 @@ import type { Program } from './compile.js';
 import { type Warp, WarpState } from './warp.js';
 
 /** instructions a warp runs before it is first looked at: far more than any wait for a barrier or a load */
-export const PARK_FIRST = 2000;
-/** instructions between looks */
-export const PARK_INTERVAL = 500;
+export const PARK_FIRST = 1000;
+/** instructions between looks, at first and at most */
+export const PARK_INTERVAL = 250;
+export const PARK_INTERVAL_MAX = 8000;
 /** looks at other pcs before the kept state is replaced */
 const MAX_MISSES = 4;
 /** int32 words of a warp's control stacks (warp.ts: 256 stack, 64 loop, 32 predicate) */
@@ -50,6 +52,7 @@ function writeSlots(prog: Program): Int32Array {
 
 export class ParkedWatch {
   private readonly next: Float64Array;
+  private readonly interval: Float64Array;
   /** the write count a warp was found parked at (-1: not parked) */
   private readonly parkedAt: Float64Array;
   private readonly kept: (Kept | undefined)[];
@@ -64,6 +67,7 @@ export class ParkedWatch {
     private readonly counts: Float64Array,
   ) {
     this.next = new Float64Array(warps).fill(PARK_FIRST);
+    this.interval = new Float64Array(warps).fill(PARK_INTERVAL);
     this.parkedAt = new Float64Array(warps).fill(-1);
     this.kept = new Array<Kept | undefined>(warps);
     this.writers = writeSlots(prog);
@@ -85,9 +89,10 @@ export class ParkedWatch {
 
   check(w: Warp): void {
     const id = w.id;
-    this.next[id] = w.steps + PARK_INTERVAL;
     const writes = this.writes();
     const k = this.kept[id];
+    if (k !== undefined && k.block !== w.blockLinear) this.interval[id] = PARK_INTERVAL;
+    this.next[id] = w.steps + (this.interval[id] as number);
     if (k !== undefined && k.writes === writes && k.block === w.blockLinear) {
       if (k.pc !== w.pc && ++k.misses <= MAX_MISSES) return;
       if (k.pc === w.pc && this.same(k, w)) {
@@ -96,6 +101,8 @@ export class ParkedWatch {
         return;
       }
     }
+    // changed: look again later, and take its state then
+    if (k !== undefined) this.interval[id] = Math.min(PARK_INTERVAL_MAX, 2 * (this.interval[id] as number));
     this.keep(w, writes);
     this.parkedAt[id] = -1;
   }

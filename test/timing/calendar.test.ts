@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET, Calendars } from '../../src/timing/calendar.js';
+import { BUCKET, Calendars, MAX_WINDOW_BUCKETS } from '../../src/timing/calendar.js';
 
 describe('reservation calendars', () => {
   it('serves a request at its own time when there is room', () => {
@@ -73,5 +73,17 @@ describe('reservation calendars', () => {
     c.reserve(0, 100 * BUCKET, 1);
     c.reserve(0, 104 * BUCKET, 1); // past the window's end: the buckets before the floor go
     expect(() => c.reserve(0, 10 * BUCKET, 1)).toThrowError(/internal error: a reservation at cycle 640 .* dropped/);
+  });
+
+  it('caps the window where the horizon stays behind (a warp waiting at a barrier for ever)', () => {
+    const c = new Calendars(2, 1, 256, () => 0);
+    const end = 3 * MAX_WINDOW_BUCKETS * BUCKET;
+    for (let t = 0; t < end; t += 16) c.reserve(0, t, 1);
+    expect(c.windowBuckets).toBeLessThanOrEqual(MAX_WINDOW_BUCKETS);
+    expect(c.total(0)).toBe(end / 16);
+    // a request from before the window is late, served at the window's start: not an error
+    const served = c.reserve(1, 0, 1);
+    expect(served).toBeGreaterThanOrEqual(end - MAX_WINDOW_BUCKETS * BUCKET);
+    expect(served).toBeLessThan(end);
   });
 });
