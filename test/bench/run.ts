@@ -14,7 +14,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
-import { profileFile } from '../../src/profile.js';
+import { KernelFault } from '../../src/errors.js';
+import { loadDefinitions } from '../../src/kernel/load.js';
+import { profileDefinitions, profileFile } from '../../src/profile.js';
 
 interface Workload {
   label: string;
@@ -80,3 +82,23 @@ console.log(
   `family-5 program (${PROGRAM.file} -k ${PROGRAM.kernel} --cache-control none): ${program.kernels.length} launches, ${programInstr.toLocaleString('en-US')} warp instructions in ${programSeconds.toFixed(1)} s (target ${PROGRAM_TARGET_S} s), peak ${Math.round(programPeakMb)} MB`,
 );
 console.log(`peak_memory_mb: ${Math.round(programPeakMb)}`);
+
+// issue 38's inter-block deadlock (264 resident blocks spin on a flag the 265th would set): the grid's
+// no-progress detector names it; the figure is the launch's time to the diagnosis (setup and build
+// included), the median of 3
+const DEADLOCK = 'test/fixtures/interblock_deadlock.ts';
+const deadlockDefs = await loadDefinitions(DEADLOCK);
+const deadlockMs: number[] = [];
+let deadlockKind = '';
+for (let r = 0; r < 3; r++) {
+  const t1 = performance.now();
+  try {
+    profileDefinitions(deadlockDefs, { file: DEADLOCK });
+  } catch (e) {
+    deadlockKind = e instanceof KernelFault ? e.kind : String(e);
+  }
+  deadlockMs.push(performance.now() - t1);
+}
+deadlockMs.sort((a, b) => a - b);
+console.log(`inter-block deadlock (${DEADLOCK}): ${deadlockKind} diagnosed in ${Math.round(deadlockMs[1]!)} ms (median of 3, ${Math.round(deadlockMs[0]!)}-${Math.round(deadlockMs[2]!)} ms; target 1,000 ms)`);
+console.log(`deadlock_detect_ms: ${Math.round(deadlockMs[1]!)}`);
