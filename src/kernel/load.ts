@@ -100,7 +100,8 @@ async function importWithin(abs: string, file: string, ms: number): Promise<Reco
   } finally {
     Atomics.compareExchange(flag, 0, 0, 1);
     Atomics.notify(flag, 0);
-    void dog.terminate();
+    // awaited: a watchdog still connected to the inspector at exit makes Node print "Waiting for the debugger to disconnect..."
+    await dog.terminate();
   }
 }
 
