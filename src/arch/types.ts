@@ -31,6 +31,8 @@ export interface Arch {
   l2FabricCyclesPerSector: number;
   /** peak DRAM bandwidth, bytes/s */
   dramBandwidth: number;
+  /** device memory (HBM) in bytes, cudaDeviceProp::totalGlobalMem: what cudaMalloc can hand out at most */
+  globalMemBytes: number;
   warpSize: number;
   maxThreadsPerBlock: number;
   maxThreadsPerSm: number;

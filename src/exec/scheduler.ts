@@ -12,14 +12,24 @@
  * SM, 55.0 / 55.2 MB with 2 / 1; at equal bytes the u64 kernel, whose warps have half the bytes in
  * flight, 53.9 MB. Barriers suspend warps; a block whose warps all wait at barriers that cannot
  * complete is a deadlock, reported with the warps and lines.
+ *
+ * A grid whose resident warps all spin on memory that none of them writes is a deadlock too (issue
+ * 38: resident blocks waiting for a flag that a block which cannot become resident would set). A warp
+ * that has run long is watched (parkedWatch.ts): it is parked when it comes back to the same state
+ * (pc, masks, control stacks, registers) with no write anywhere in the grid in between. The
+ * interpreter is deterministic, so a parked warp repeats itself as long as memory does not change;
+ * when every resident warp is parked or waits at a barrier, nothing can ever write, no block can
+ * finish, and the run stops with the spinning lines and the blocks that never started.
  */
 import { KernelFault } from '../errors.js';
-import { Page } from '../memory/deviceMemory.js';
+import { devicePagesMade, Page } from '../memory/deviceMemory.js';
+import { CHECK_INSTRUCTIONS, CHECK_PAGES, checkMemory } from './memoryBudget.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
 import { RegFile } from './regFile.js';
 import { ControlArena, popc, Warp, WarpState } from './warp.js';
 import { slotDeps } from '../timing/deps.js';
+import { ParkedWatch } from './parkedWatch.js';
 
 /** per-slot flags: counted in inst_executed; a global load; reads a register some global load writes */
 const COUNTED = 1;
@@ -292,6 +302,8 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     if (observer) observer.issue(w, pc);
   };
 
+  const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn);
+
   const runWarp = (w: Warp, budget: number): void => {
     let n = 0;
     // USES_LOAD once the warp issued a global load this turn: the turn ends at the first use of one
@@ -327,6 +339,8 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     w.steps += n;
     w.afterLoad = waitsForLoad;
     totalInstr += n;
+    // one compare per turn; the watch itself runs every few hundred instructions of a long-running warp
+    if (w.steps >= watch.nextCheck(w.id)) watch.check(w);
     if (w.steps > opts.maxWarpInstructions) {
       const loc = prog.meta[w.pc] ?? prog.meta[0];
       throw new KernelFault(
@@ -347,14 +361,69 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     return progressed;
   };
 
+  /** the no-progress deadlock: who spins where, who waits at barriers, and which blocks never started */
+  const describeSpin = (): string => {
+    const spinners: Warp[] = [];
+    const waiters: Warp[] = [];
+    for (const b of active)
+      for (const w of b.warps) {
+        if (w.state === WarpState.Running) spinners.push(w);
+        else if (w.state === WarpState.Barrier) waiters.push(w);
+      }
+    const lines = (ws: Warp[], pcOf: (w: Warp) => number): string => [...new Set(ws.map((w) => lineOf(pcOf(w))))].sort((p, q) => p - q).join(', ');
+    const first = spinners[0] as Warp;
+    const loc = prog.meta[watch.parkedPc(first)];
+    const blocksOf = (ws: Warp[]): number[] => [...new Set(ws.map((w) => w.blockLinear))];
+    const coords = (linear: number): string => `(${linear % gx},${Math.floor(linear / gx) % gy},${Math.floor(linear / (gx * gy))})`;
+    const blockRanges = (ls: number[]): string => {
+      const sorted = [...ls].sort((p, q) => p - q);
+      const out: string[] = [];
+      for (let i = 0; i < sorted.length; ) {
+        let j = i;
+        while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j++;
+        out.push(j > i ? `${coords(sorted[i] as number)}-${coords(sorted[j] as number)}` : coords(sorted[i] as number));
+        i = j + 1;
+      }
+      return out.length > 6 ? `${out.slice(0, 6).join(', ')} and ${out.length - 6} more ranges` : out.join(', ');
+    };
+    const spinBlocks = blocksOf(spinners);
+    const waitText = waiters.length
+      ? `; ${waiters.length} other warp${waiters.length === 1 ? '' : 's'} of ${blocksOf(waiters).length === 1 ? 'that block wait' : 'those blocks wait'} at barriers (line ${lines(waiters, (w) => w.barPc)})`
+      : '';
+    const never = nextBlock < totalBlocks ? Array.from({ length: totalBlocks - nextBlock }, (_, i) => nextBlock + i) : [];
+    const neverText = never.length
+      ? `; block${never.length === 1 ? '' : 's'} ${blockRanges(never)} never started: ${never.length === 1 ? 'it needs' : 'they need'} a resident block to finish first (${slotsCount} block${slotsCount === 1 ? ' is' : 's are'} resident at once). ` +
+        `A block must not wait for a block launched after it unless all are co-resident: launch at most ${slotsCount} blocks (a cooperative launch), or pass the value through a later kernel`
+      : '; no other block is left to start: the value they wait for is never written';
+    return (
+      `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ` +
+      `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})` +
+      `${waitText}${neverText}`
+    );
+  };
+
   const active: BlockSlot[] = [];
   for (const b of slots) if (startBlock(b)) active.push(b);
 
   const memsys = env.memsys;
+  // the emulator's memory budget (memoryBudget.ts), checked between rounds as instructions run and pages are made
+  let memCheckAt = CHECK_INSTRUCTIONS;
+  let memPagesAt = devicePagesMade() + CHECK_PAGES;
+  const running = (): string => {
+    const loc = prog.meta[0];
+    return `${loc ? `${loc.file}: ` : ''}kernel '${env.kernel.name}', after ${totalInstr.toLocaleString('en-US')} warp instructions (blocks ${nextBlock} of ${totalBlocks} started)`;
+  };
   while (active.length > 0) {
     memsys?.endRound?.();
+    if (watch.takeNewlyParked() && watch.allParked(active)) throw new KernelFault('deadlock', describeSpin());
     for (let s = 0; s < active.length; s++) {
       const b = active[s] as BlockSlot;
+      // per block turn: a round of thousands of warps may make many pages
+      if (totalInstr >= memCheckAt || devicePagesMade() >= memPagesAt) {
+        memCheckAt = totalInstr + CHECK_INSTRUCTIONS;
+        memPagesAt = devicePagesMade() + CHECK_PAGES;
+        checkMemory(running);
+      }
       const progressed = runBlock(b);
       if (b.done()) {
         // the freed slot's next block takes its first turn at once, as the GPU's block scheduler

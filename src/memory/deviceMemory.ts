@@ -2,8 +2,11 @@
  * Emulated device memory: allocations with bounds, backed by 1 MiB pages created on first touch
  * (zeroed lazily by the OS). An allocation's initial contents come from its initialiser, run 64 bytes
  * at a time when a chunk is first touched, so a strided kernel over a 2 GiB input pays only for the
- * chunks it reads.
+ * chunks it reads. The device's capacity (arch globalMemBytes) bounds what may be allocated, not what
+ * the emulator holds: an allocation beyond the free capacity fails as cudaMalloc does.
  */
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 
 export const PAGE_SHIFT = 20;
@@ -63,6 +66,12 @@ export class Page {
   }
 }
 
+/** device pages made so far in this process (the emulator's memory budget checks as they grow) */
+let pagesMade = 0;
+export function devicePagesMade(): number {
+  return pagesMade;
+}
+
 export class Allocation {
   readonly end: number;
   readonly pages: (Page | undefined)[];
@@ -83,6 +92,7 @@ export class Allocation {
     if (!p) {
       p = new Page(new ArrayBuffer(PAGE_BYTES), this.init, idx * PAGE_BYTES);
       this.pages[idx] = p;
+      pagesMade++;
     }
     return p;
   }
@@ -100,15 +110,69 @@ export interface DevicePtr {
   readonly allocation: Allocation;
 }
 
+/** cudaMalloc's granularity: a large allocation takes whole 2 MiB pages of device memory */
+const TAKEN_GRANULE = 2 * PAGE_BYTES;
+const taken = (bytes: number): number => Math.ceil(bytes / TAKEN_GRANULE) * TAKEN_GRANULE;
+
+/** "4 TiB", "139.80 GiB", "512 B" */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let u = 0;
+  let v = n;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(2)} ${units[u]}`;
+}
+
+/** this package's src/ folder: frames inside it are the emulator's, the first outside is the caller's */
+const SRC_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/;
+
+/** file:line of the first stack frame outside the emulator (the kernel file's setup or run), or null */
+function callerOutsideEmulator(): string | null {
+  for (const text of (new Error().stack ?? '').split('\n').slice(1)) {
+    const m = FRAME.exec(text);
+    if (!m) continue;
+    let file = m[1] ?? '';
+    if (file.startsWith('file://')) file = fileURLToPath(file);
+    if (file.startsWith('node:') || file.includes('node_modules') || file.startsWith(SRC_DIR)) continue;
+    return `${relative(process.cwd(), file) || file}:${m[2]}`;
+  }
+  return null;
+}
+
 export class DeviceMemory {
   private readonly allocs: Allocation[] = [];
   private next = HEAP_BASE;
   private last: Allocation | null = null;
+  /** device memory the live allocations take (cudaMalloc granules) */
+  private inUse = 0;
+  private capacity = Infinity;
+  private device = 'device';
+
+  /** bound allocations by the device's memory (arch globalMemBytes); unbounded until called */
+  setCapacity(bytes: number, device: string): void {
+    this.capacity = bytes;
+    this.device = device;
+  }
 
   alloc(bytes: number, name: string, init: PageInit | null = null): DevicePtr {
     if (!Number.isFinite(bytes) || bytes <= 0 || !Number.isInteger(bytes)) throw new UserError(`cannot allocate ${bytes} bytes for '${name}': size must be a positive integer`);
+    if (this.inUse + taken(bytes) > this.capacity) {
+      // pages are made on first touch, so the emulator could go on; the GPU cannot, and a kernel that
+      // relies on it would profile a program that does not run
+      const where = callerOutsideEmulator();
+      const free = this.capacity - this.inUse;
+      throw new UserError(
+        `${where ? `${where}: ` : ''}out of memory (cudaErrorMemoryAllocation): cudaMalloc of ${formatBytes(bytes)} for '${name}' exceeds the ${this.device}'s free device memory ` +
+          `(${formatBytes(free)} of ${formatBytes(this.capacity)}); allocate less (a smaller --param) or pick a GPU with more memory (--arch)`,
+      );
+    }
     const a = new Allocation(this.allocs.length, name, this.next, bytes, init);
     this.next += Math.ceil(bytes / ALLOC_ALIGN) * ALLOC_ALIGN + ALLOC_ALIGN;
+    this.inUse += taken(bytes);
     this.allocs.push(a);
     return { kind: 'devptr', address: a.base, allocation: a };
   }
@@ -125,6 +189,7 @@ export class DeviceMemory {
   release(mark: number): void {
     if (mark >= this.allocs.length) return;
     this.next = this.allocs[mark]!.base;
+    for (let i = mark; i < this.allocs.length; i++) this.inUse -= taken(this.allocs[i]!.bytes);
     this.allocs.length = mark;
     this.last = null;
   }
@@ -137,6 +202,7 @@ export class DeviceMemory {
     const i = this.allocs.indexOf(a);
     if (i < 0) return;
     this.allocs.splice(i, 1);
+    this.inUse -= taken(a.bytes);
     if (i === this.allocs.length) this.next = a.base;
     this.last = null;
   }

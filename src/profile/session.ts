@@ -61,6 +61,7 @@ export class Session {
   private usedParams = new Set<string>();
 
   constructor(readonly opts: SessionOptions) {
+    this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
     this.memsys = new MemoryHierarchy(opts.arch);
   }
 

@@ -8,8 +8,21 @@
  * path-compressed "next bucket with room" link, so a request costs O(1) amortised.
  *
  * Many calendars of one kind share typed arrays, grown on demand.
+ *
+ * The arrays hold a window of buckets, not the whole run: given a horizon (a cycle before which no
+ * reservation can come any more, from the timing model's live warps and block slots), the buckets
+ * before it are dropped when the window is full, their use kept only as the per-calendar sums that
+ * activeCycles() and total() report. Memory then follows how far apart the live warps' clocks are,
+ * not how long the kernel runs (issue 38: a loop of 16M warp instructions took 7.7 GB of buckets).
+ * A warp that waits at a barrier holds the horizon at its block's barrier (a barrier counting the
+ * block's live threads may release when the others exit), so a warp that spins or loops forever while
+ * its siblings wait would hold it for ever: the window is also capped at MAX_WINDOW_BUCKETS. A request
+ * from before a window that the cap moved on is served at the window's start (an approximation for a
+ * warp resuming over a million cycles behind the others; the bundled kernels run 0.2 M cycles at most).
  */
 export const BUCKET = 64;
+/** the longest window a calendar with a horizon keeps: 1,048,576 cycles (about 7.4 KB per bucket over all of a launch's calendars) */
+export const MAX_WINDOW_BUCKETS = 1 << 14;
 
 export class Calendars {
   /**
@@ -23,6 +36,13 @@ export class Calendars {
   private used: Float32Array;
   private skip: Int32Array;
   private buckets: number;
+  /** the bucket the arrays start at: those before it are past, dropped (see the header) */
+  private origin = 0;
+  /** per calendar: dropped buckets that had use, and their use summed in bucket order */
+  private readonly pastActive: Int32Array;
+  private readonly pastTotal: Float64Array;
+  /** the cap, not the horizon, has dropped buckets: a request before the window is late, not wrong */
+  private capped = false;
   /** capacity per bucket */
   readonly cap: number;
   /** cycles per unit (1 / rate) */
@@ -33,29 +53,84 @@ export class Calendars {
     /** units per cycle */
     readonly rate: number,
     initialBuckets = 256,
+    /**
+     * the cycle before which no reservation will come any more (none: keep every bucket). A
+     * reservation before it is a broken promise, and throws rather than corrupt the calendar.
+     */
+    private readonly horizon?: () => number,
   ) {
     this.cap = rate * BUCKET;
     this.unit = 1 / rate;
     this.buckets = initialBuckets;
     this.used = new Float32Array(count * initialBuckets);
     this.skip = new Int32Array(count * initialBuckets);
+    this.pastActive = new Int32Array(count);
+    this.pastTotal = new Float64Array(count);
   }
 
-  private grow(minBuckets: number): void {
+  /**
+   * Make window index `need` exist, keeping index `keep` (the request being served) and everything
+   * after it: drop the buckets before the horizon, then grow if the window is still over half full
+   * (so that a drop frees at least half of it, and the copying costs O(1) per bucket of time).
+   * Returns how many buckets the window moved (window indices shrink by that much).
+   */
+  private makeRoom(keep: number, need: number): number {
+    const n = this.count;
+    let shift = 0;
+    if (this.horizon) {
+      const h = this.horizon();
+      let hb = h === Infinity ? keep : Math.min(keep, ((h / BUCKET) | 0) - this.origin);
+      if (need - hb >= MAX_WINDOW_BUCKETS) {
+        // keep half a window, so that the next capped drop is half a window of time away
+        hb = need - (MAX_WINDOW_BUCKETS >> 1);
+        this.capped = true;
+      }
+      if (hb > 0) {
+        shift = hb;
+        const used = this.used;
+        // the request may lie past the window's end: then all of the window is past
+        const gone = Math.min(shift, this.buckets);
+        for (let b = 0; b < gone; b++)
+          for (let c = 0; c < n; c++) {
+            const v = used[b * n + c] as number;
+            if (v > 0) {
+              this.pastActive[c] = (this.pastActive[c] as number) + 1;
+              this.pastTotal[c] = (this.pastTotal[c] as number) + v;
+            }
+          }
+        // a link is a distance to a later bucket, so it moves with its bucket unchanged
+        used.copyWithin(0, gone * n);
+        used.fill(0, (this.buckets - gone) * n);
+        this.skip.copyWithin(0, gone * n);
+        this.skip.fill(0, (this.buckets - gone) * n);
+        this.origin += shift;
+      }
+    }
+    const left = need - shift;
     let nb = this.buckets;
-    while (nb <= minBuckets) nb *= 2;
-    const used = new Float32Array(this.count * nb);
-    const skip = new Int32Array(this.count * nb);
-    used.set(this.used);
-    skip.set(this.skip);
-    this.used = used;
-    this.skip = skip;
-    this.buckets = nb;
+    // without a horizon nothing is ever dropped: grow just past the need, as a plain array would
+    const target = this.horizon ? Math.min(2 * left, MAX_WINDOW_BUCKETS - 1) : left;
+    while (nb <= target) nb *= 2;
+    if (nb !== this.buckets) {
+      const used = new Float32Array(n * nb);
+      const skip = new Int32Array(n * nb);
+      used.set(this.used);
+      skip.set(this.skip);
+      this.used = used;
+      this.skip = skip;
+      this.buckets = nb;
+    }
+    return shift;
+  }
+
+  /** buckets (of BUCKET cycles) the window holds now, for tests of its size */
+  get windowBuckets(): number {
+    return this.buckets;
   }
 
   /** cycles of calendar c's buckets that have any capacity used (the unit was active in them) */
   activeCycles(c: number): number {
-    let n = 0;
+    let n = this.pastActive[c] as number;
     for (let b = 0; b < this.buckets; b++) if ((this.used[b * this.count + c] as number) > 0) n++;
     return n * BUCKET;
   }
@@ -84,13 +159,14 @@ export class Calendars {
     // fast path, small enough for V8 to inline at the model's call sites (a call that is not inlined
     // boxes its double argument and result: two heap allocations per request)
     if (amount > 0) {
-      const b = (t / BUCKET) | 0;
+      const ab = (t / BUCKET) | 0;
+      const b = ab - this.origin;
       const i = b * this.count + c;
-      if (b + 2 < this.buckets && (this.skip[i] as number) === 0) {
+      if (b >= 0 && b + 2 < this.buckets && (this.skip[i] as number) === 0) {
         const nu = (this.used[i] as number) + amount;
         if (nu < this.cap - 1e-6) {
           this.used[i] = nu;
-          const end = b * BUCKET + (nu / this.cap) * BUCKET - this.unit;
+          const end = ab * BUCKET + (nu / this.cap) * BUCKET - this.unit;
           return end > t ? end : t;
         }
       }
@@ -102,8 +178,16 @@ export class Calendars {
   /** the general case of reserve (growth, a full bucket); the fast path above changed nothing */
   private reserveSlow(c: number, t: number, amount: number): number {
     if (amount <= 0) return t;
-    let b = (t / BUCKET) | 0;
-    if (b + 2 >= this.buckets) this.grow(b + 2);
+    let ab = (t / BUCKET) | 0;
+    if (ab < this.origin) {
+      if (!this.capped)
+        throw new Error(`internal error: a reservation at cycle ${t} on a calendar whose buckets before cycle ${this.origin * BUCKET} were dropped (the timing model's horizon was wrong)`);
+      ab = this.origin;
+      t = ab * BUCKET;
+    }
+    // b: the bucket's index in the window (absolute bucket b + origin)
+    let b = ab - this.origin;
+    if (b + 2 >= this.buckets) b -= this.makeRoom(b, b + 2);
     const n = this.count;
     const cap = this.cap;
     // fast path: the request fits in its own bucket
@@ -111,7 +195,7 @@ export class Calendars {
       const nu = (this.used[b * n + c] as number) + amount;
       if (nu < cap - 1e-6) {
         this.used[b * n + c] = nu;
-        const end = b * BUCKET + (nu / cap) * BUCKET - this.unit;
+        const end = (b + this.origin) * BUCKET + (nu / cap) * BUCKET - this.unit;
         return end > t ? end : t;
       }
     }
@@ -119,7 +203,7 @@ export class Calendars {
     let served = t;
     for (;;) {
       b = this.find(c, b);
-      if (b + 2 >= this.buckets) this.grow(b + 2);
+      if (b + 2 >= this.buckets) b -= this.makeRoom(b, b + 2);
       const i = b * n + c;
       const u = this.used[i] as number;
       const room = cap - u;
@@ -129,7 +213,7 @@ export class Calendars {
       left -= take;
       // within a bucket, units are served in arrival order: the request's last unit starts one unit
       // before the bucket's fill ends
-      const end = b * BUCKET + (nu / cap) * BUCKET - this.unit;
+      const end = (b + this.origin) * BUCKET + (nu / cap) * BUCKET - this.unit;
       served = end > t ? end : t;
       if (nu >= cap - 1e-6) this.skip[i] = 1;
       if (left <= 1e-9) return served;
@@ -139,7 +223,7 @@ export class Calendars {
 
   /** total units reserved on calendar c (for utilisation) */
   total(c: number): number {
-    let s = 0;
+    let s = this.pastTotal[c] as number;
     for (let b = 0; b < this.buckets; b++) s += this.used[b * this.count + c] as number;
     return s;
   }

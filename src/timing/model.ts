@@ -30,7 +30,7 @@
 import type { Arch } from '../arch/types.js';
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
-import type { Warp } from '../exec/warp.js';
+import { type Warp, WarpState } from '../exec/warp.js';
 import type { KernelIR } from '../ir/types.js';
 import { Calendars } from './calendar.js';
 import { slotDeps, type SlotDeps } from './deps.js';
@@ -334,6 +334,10 @@ class SlotHeap {
   get size(): number {
     return this.n;
   }
+  /** the earliest time held (Infinity when empty) */
+  get minTime(): number {
+    return this.n > 0 ? (this.t[0] as number) : Infinity;
+  }
 }
 
 export function createTimingModel(arch: Arch, launch: TimingLaunch, params: TimingParams = timingParams(arch)): TimingModel {
@@ -371,6 +375,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** Warp.id → dense index, -1 until the warp first issues (grown when ids exceed the launch's warps) */
   let indexOfId = new Int32Array(maxWarps).fill(-1);
   let nWarps = 0;
+  /** the Warp object behind each dense index: its interpreter state says whether it can issue again */
+  const warpOf: Warp[] = [];
   /**
    * One record of W_STRIDE doubles per warp (fields W_*, then its registers' ready times): an
    * instruction's bookkeeping touches one or two cache lines, where a typed array per field cost a
@@ -394,6 +400,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const bStart = new Float64Array(nRec);
   const bEnd = new Float64Array(nRec);
   const bDone = new Uint8Array(nRec).fill(1);
+  /** warps that have begun the block (its start is still a time one of them may issue at until all have) */
+  const bJoined = new Int32Array(nRec);
   /** completion of the block's latest load that missed (in-flight fills other warps' hits wait for) */
   const bMiss = new Float64Array(nRec);
   const barOpen = new Float64Array(nRec * 16);
@@ -411,16 +419,50 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const smFirst = new Float64Array(smCount).fill(Infinity);
   const smLastEnd = new Float64Array(smCount);
   const smWarpCycles = new Float64Array(smCount);
+  /** blocks begun so far: once all have, no block slot is taken again */
+  let startedBlocks = 0;
+
+  /**
+   * The calendars' horizon: a cycle no later than any reservation still to come. Every reservation
+   * is made by a warp at or after its latest issue (W_LAST: issue() reserves from its clock, memory()
+   * from W_LAST), and a warp's times only grow within its block; so the bound is the earliest of
+   *  - W_LAST of each warp that can still issue in its block (not exited, not moved on to another);
+   *  - the start of each live block some of whose warps have not issued yet (they begin there);
+   *  - while blocks remain to begin: the earliest free block slot, and each live block's end so far
+   *    (the slot it frees, no earlier, takes a later block).
+   * A warp waiting at a barrier counts at its W_LAST: a barrier counting the block's live threads
+   * releases at the latest arrival, which may be earlier than the warps still running.
+   * O(live warps + resident blocks); the calendars ask only when their window is full.
+   */
+  const horizon = (): number => {
+    let h = Infinity;
+    for (let wi = 0; wi < nWarps; wi++) {
+      const o = wi * W_STRIDE;
+      if ((ws[o + W_REC] as number) < 0) continue;
+      const w = warpOf[wi] as Warp;
+      if (w.state === WarpState.Exited || (w.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
+      const last = ws[o + W_LAST] as number;
+      if (last < h) h = last;
+    }
+    const more = startedBlocks < totalBlocks;
+    for (let r = 0; r < nRec; r++) {
+      if (bDone[r] !== 0) continue;
+      if ((bJoined[r] as number) < warpsPerBlock && (bStart[r] as number) < h) h = bStart[r] as number;
+      if (more && (bEnd[r] as number) < h) h = bEnd[r] as number;
+    }
+    if (more && heap.minTime < h) h = heap.minTime;
+    return h;
+  };
 
   // ---- calendars ----
-  const issueCal = new Calendars(smCount * S, 1);
-  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle);
-  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle);
-  const lsuCal = new Calendars(smCount, P.lsuPerCycle);
-  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle);
-  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle);
-  const l2Cal = new Calendars(1, P.l2SectorsPerCycle);
-  const dramCal = new Calendars(1, P.dramBytesPerCycle);
+  const issueCal = new Calendars(smCount * S, 1, undefined, horizon);
+  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle, undefined, horizon);
+  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle, undefined, horizon);
+  const lsuCal = new Calendars(smCount, P.lsuPerCycle, undefined, horizon);
+  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle, undefined, horizon);
+  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon);
+  const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon);
+  const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon);
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -463,6 +505,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     bStart[rec] = launchAt;
     bEnd[rec] = launchAt;
     bDone[rec] = 0;
+    bJoined[rec] = 0;
+    startedBlocks++;
     bMiss[rec] = 0;
     barOpen.fill(0, rec * 16, rec * 16 + 16);
     barGen.fill(0, rec * 16, rec * 16 + 16);
@@ -485,6 +529,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const linear = w.blockLinear;
     let rec = liveByLinear.get(linear);
     if (rec === undefined) rec = startBlock(linear);
+    bJoined[rec] = (bJoined[rec] as number) + 1;
     ws[o + W_REC] = rec;
     // kept as int32, as the block records keep it
     ws[o + W_LINEAR] = linear | 0;
@@ -515,6 +560,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (wi < 0) {
       wi = nWarps++;
       indexOfId[id] = wi;
+      warpOf[wi] = w;
     }
     lastW = w;
     lastWi = wi;

@@ -7,59 +7,101 @@
  * and pass 2 four times, then the eviction kernel: 9 launches, L2 kept between launches) in under
  * 30 s. The five variants run the same launches and took 21.3-26.1 s each on the 2-core machine
  * (`./bin/run.js profile`, built; one variant's runs vary by up to 20 % there); `plain` is timed here.
+ * Beside each speed, the peak resident set of this process while the workload ran (`peak_memory_mb`,
+ * sampled by the grid scheduler's memory-budget checks every 65,536 warp instructions, and before and
+ * after): issue 38's bound, the long loop of 16 M warp instructions with the timing model on among
+ * the workloads (7.7 GB before the timing model's state followed what is live).
  */
 import { performance } from 'node:perf_hooks';
-import { profileFile } from '../../src/profile.js';
+import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
+import { KernelFault } from '../../src/errors.js';
+import { loadDefinitions } from '../../src/kernel/load.js';
+import { profileDefinitions, profileFile } from '../../src/profile.js';
 
 interface Workload {
   label: string;
   file: string;
   kernel: string;
+  params?: Record<string, string>;
 }
 
 const WORKLOADS: Workload[] = [
   { label: 'memory-heavy', file: 'kernels/global_loads.ts', kernel: 'g_ld_u32_coalesced' },
   { label: 'ALU-heavy', file: 'kernels/fma_chain.ts', kernel: 'fma_chain' },
+  { label: 'long loop', file: 'test/fixtures/long_loop.ts', kernel: 'long_loop', params: { trips: String(1 << 22) } },
 ];
+
+const MB = 1e6;
 
 /** timed runs per workload, after one warm-up: the figure is their median (the host's noise is ±20 % per run) */
 const RUNS = 3;
 
-async function measure(w: Workload): Promise<{ instr: number; seconds: number[] }> {
+async function measure(w: Workload): Promise<{ instr: number; seconds: number[]; peakMb: number }> {
+  const req = { file: w.file, kernel: w.kernel, ...(w.params ? { params: w.params } : {}) };
   // warm-up: module load and JIT
-  await profileFile({ file: w.file, kernel: w.kernel });
+  await profileFile(req);
   const seconds: number[] = [];
   let instr = 0;
+  resetMemoryPeak();
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    const report = await profileFile({ file: w.file, kernel: w.kernel });
+    const report = await profileFile(req);
     seconds.push((performance.now() - t0) / 1000);
     instr = Number(report.kernels[0]?.metrics['smsp__inst_executed.sum'] ?? 0);
+    sampleMemory();
   }
-  return { instr, seconds: seconds.sort((a, b) => a - b) };
+  return { instr, seconds: seconds.sort((a, b) => a - b), peakMb: memoryPeak() / MB };
 }
 
 let worst = Infinity;
 for (const w of WORKLOADS) {
-  const { instr, seconds } = await measure(w);
+  const { instr, seconds, peakMb } = await measure(w);
   const median = seconds[RUNS >> 1]!;
   const rate = instr / median;
   worst = Math.min(worst, rate);
+  const params = w.params ? Object.entries(w.params).map(([k, v]) => ` --param ${k}=${v}`).join('') : '';
   console.log(
-    `${w.label} (${w.file} -k ${w.kernel}): ${instr.toLocaleString('en-US')} warp instructions in ${median.toFixed(2)} s (median of ${RUNS} runs, ${seconds[0]!.toFixed(2)}-${seconds[RUNS - 1]!.toFixed(2)} s)`,
+    `${w.label} (${w.file} -k ${w.kernel}${params}): ${instr.toLocaleString('en-US')} warp instructions in ${median.toFixed(2)} s (median of ${RUNS} runs, ${seconds[0]!.toFixed(2)}-${seconds[RUNS - 1]!.toFixed(2)} s), peak ${Math.round(peakMb)} MB`,
   );
   console.log(`warp_instructions_per_second: ${Math.round(rate)}`);
+  console.log(`peak_memory_mb: ${Math.round(peakMb)}`);
 }
 const TARGET = 2_000_000;
 console.log(`slowest workload: ${Math.round(worst).toLocaleString('en-US')} warp instructions/s (target ${TARGET.toLocaleString('en-US')})`);
 
 const PROGRAM = { file: 'kernels/l2_persistence.ts', kernel: 'l2_plain' };
 const PROGRAM_TARGET_S = 30;
+resetMemoryPeak();
 const t0 = performance.now();
 const program = await profileFile({ ...PROGRAM, cacheControl: 'none' });
 const programSeconds = (performance.now() - t0) / 1000;
+sampleMemory();
+const programPeakMb = memoryPeak() / MB;
 const programInstr = program.kernels.reduce((s, k) => s + Number(k.metrics['smsp__inst_executed.sum'] ?? 0), 0);
 console.log(
-  `family-5 program (${PROGRAM.file} -k ${PROGRAM.kernel} --cache-control none): ${program.kernels.length} launches, ${programInstr.toLocaleString('en-US')} warp instructions in ${programSeconds.toFixed(1)} s (target ${PROGRAM_TARGET_S} s)`,
+  `family-5 program (${PROGRAM.file} -k ${PROGRAM.kernel} --cache-control none): ${program.kernels.length} launches, ${programInstr.toLocaleString('en-US')} warp instructions in ${programSeconds.toFixed(1)} s (target ${PROGRAM_TARGET_S} s), peak ${Math.round(programPeakMb)} MB`,
 );
+console.log(`peak_memory_mb: ${Math.round(programPeakMb)}`);
+
+// issue 38's inter-block deadlock (264 resident blocks spin on a flag the 265th would set): the grid's
+// no-progress detector names it; the figure is the launch's time to the diagnosis (setup and build
+// included), the median of 3
+const DEADLOCK = 'test/fixtures/interblock_deadlock.ts';
+const deadlockDefs = await loadDefinitions(DEADLOCK);
+const deadlockMs: number[] = [];
+let deadlockKind = '';
+for (let r = 0; r < 3; r++) {
+  const t1 = performance.now();
+  try {
+    profileDefinitions(deadlockDefs, { file: DEADLOCK });
+  } catch (e) {
+    deadlockKind = e instanceof KernelFault ? e.kind : String(e);
+  }
+  deadlockMs.push(performance.now() - t1);
+}
+deadlockMs.sort((a, b) => a - b);
+console.log(`inter-block deadlock (${DEADLOCK}): ${deadlockKind} diagnosed in ${Math.round(deadlockMs[1]!)} ms (median of 3, ${Math.round(deadlockMs[0]!)}-${Math.round(deadlockMs[2]!)} ms; target 1,000 ms)`);
+console.log(`deadlock_detect_ms: ${Math.round(deadlockMs[1]!)}`);
+
+// the runtime's workload: 10,000 graph-replayed kernels (test/bench/runtime.ts)
 await import('./runtime.js');

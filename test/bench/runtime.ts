@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { getArch } from '../../src/arch/index.js';
+import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
 import { loadDefinitions } from '../../src/kernel/load.js';
 import { Session } from '../../src/profile/session.js';
 
@@ -24,9 +25,11 @@ session.runKernelWork = (...a) => {
     interpreter += performance.now() - t;
   }
 };
+resetMemoryPeak();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 session.runProgram(def);
+sampleMemory();
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -39,3 +42,4 @@ console.log(
 const own = seconds - interpreter / 1000;
 console.log(`runtime: ${(interpreter / 1000).toFixed(1)} s in the interpreter, ${own.toFixed(2)} s in the runtime and the rest of the session`);
 console.log(`runtime_events_per_second: ${Math.round(events / own)} (${events.toLocaleString('en-US')} events; target 100,000)`);
+console.log(`peak_memory_mb: ${Math.round(memoryPeak() / (1 << 20))}`);

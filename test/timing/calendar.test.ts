@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET, Calendars } from '../../src/timing/calendar.js';
+import { BUCKET, Calendars, MAX_WINDOW_BUCKETS } from '../../src/timing/calendar.js';
 
 describe('reservation calendars', () => {
   it('serves a request at its own time when there is room', () => {
@@ -29,5 +29,61 @@ describe('reservation calendars', () => {
     expect(c.reserve(2, 1e6, 1)).toBe(1e6);
     expect(c.reserve(0, 0, 1)).toBe(0);
     expect(c.total(2)).toBe(1);
+  });
+
+  it('with a horizon, serves every request as a calendar that keeps its whole past does', () => {
+    // a seeded stream of requests at or after a rising floor: now and then far ahead of it (past the
+    // window's end), now and then with the floor jumping by more than a window
+    let seed = 1;
+    const rnd = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    for (let trial = 0; trial < 40; trial++) {
+      let floor = 0;
+      const whole = new Calendars(3, 0.5, 4);
+      const windowed = new Calendars(3, 0.5, 4, () => floor);
+      for (let i = 0; i < 2000; i++) {
+        floor += rnd() < 0.01 ? rnd() * 50_000 : rnd() * 20;
+        const t = floor + (rnd() < 0.05 ? rnd() * 100_000 : rnd() * 500);
+        const c = (rnd() * 3) | 0;
+        const amount = rnd() < 0.1 ? rnd() * 200 : rnd() * 3;
+        expect(windowed.reserve(c, t, amount)).toBe(whole.reserve(c, t, amount));
+      }
+      for (let c = 0; c < 3; c++) {
+        expect(windowed.activeCycles(c)).toBe(whole.activeCycles(c));
+        expect(windowed.total(c)).toBe(whole.total(c));
+      }
+    }
+  });
+
+  it('keeps a window as long as the spread of live times, not the run (issue 38)', () => {
+    let floor = 0;
+    const c = new Calendars(4, 1, 256, () => floor);
+    // 10 M cycles of requests within 1,000 cycles of the floor
+    for (let t = 0; t < 10_000_000; t += 3) {
+      floor = t;
+      c.reserve((t / 3) & 3, t + 1000, 1);
+    }
+    expect(c.windowBuckets).toBeLessThanOrEqual(256);
+    expect(c.total(0) + c.total(1) + c.total(2) + c.total(3)).toBe(Math.ceil(10_000_000 / 3));
+  });
+
+  it('refuses a request before the horizon it was promised', () => {
+    let floor = 0;
+    const c = new Calendars(1, 1, 4, () => floor);
+    floor = 100 * BUCKET;
+    c.reserve(0, 100 * BUCKET, 1);
+    c.reserve(0, 104 * BUCKET, 1); // past the window's end: the buckets before the floor go
+    expect(() => c.reserve(0, 10 * BUCKET, 1)).toThrowError(/internal error: a reservation at cycle 640 .* dropped/);
+  });
+
+  it('caps the window where the horizon stays behind (a warp waiting at a barrier for ever)', () => {
+    const c = new Calendars(2, 1, 256, () => 0);
+    const end = 3 * MAX_WINDOW_BUCKETS * BUCKET;
+    for (let t = 0; t < end; t += 16) c.reserve(0, t, 1);
+    expect(c.windowBuckets).toBeLessThanOrEqual(MAX_WINDOW_BUCKETS);
+    expect(c.total(0)).toBe(end / 16);
+    // a request from before the window is late, served at the window's start: not an error
+    const served = c.reserve(1, 0, 1);
+    expect(served).toBeGreaterThanOrEqual(end - MAX_WINDOW_BUCKETS * BUCKET);
+    expect(served).toBeLessThan(end);
   });
 });

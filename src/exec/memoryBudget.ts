@@ -1,0 +1,70 @@
+/**
+ * A budget on the emulator's own memory (issue 38). The timing model's state follows what is live and
+ * device memory is made only where a kernel touches it, but a kernel may still touch more device
+ * memory than the host has (1 MiB per page touched), or some structure may grow with a long run; the
+ * machine's out-of-memory killer would then end the process without a word. The grid scheduler
+ * checks the resident set every CHECK_INSTRUCTIONS warp instructions and every CHECK_PAGES device
+ * pages made, and stops the run with an `error:` line once it passes the budget: 3/4 of the
+ * machine's memory (or of the cgroup's limit, if lower), or WARPSIGHT_MEMORY_BUDGET_MB.
+ */
+import { totalmem } from 'node:os';
+import { UserError } from '../errors.js';
+import { formatBytes } from '../memory/deviceMemory.js';
+
+/** warp instructions between checks: process.memoryUsage.rss() costs microseconds, 65,536 instructions milliseconds */
+export const CHECK_INSTRUCTIONS = 1 << 16;
+/** device pages (1 MiB each) made between checks */
+export const CHECK_PAGES = 256;
+
+interface Budget {
+  bytes: number;
+  /** where the figure comes from, for the message */
+  why: string;
+}
+
+function budgetFromEnvironment(): Budget {
+  const env = process.env['WARPSIGHT_MEMORY_BUDGET_MB'];
+  const mb = env === undefined || env === '' ? NaN : Number(env);
+  if (Number.isFinite(mb) && mb > 0) return { bytes: mb * 2 ** 20, why: 'WARPSIGHT_MEMORY_BUDGET_MB' };
+  const total = totalmem();
+  // 0 or a huge number where no cgroup limit applies
+  const cgroup = process.constrainedMemory();
+  const machine = cgroup > 0 && cgroup < total ? cgroup : total;
+  return { bytes: Math.floor(machine * 0.75), why: `3/4 of this machine's ${formatBytes(machine)}; WARPSIGHT_MEMORY_BUDGET_MB sets another` };
+}
+
+let budget: Budget | null = null;
+let peak = 0;
+
+/** the highest resident set seen by the checks (and samples) since resetMemoryPeak, in bytes */
+export function memoryPeak(): number {
+  return peak;
+}
+
+/** read the resident set now into the peak (bench: before and after a workload) */
+export function sampleMemory(): number {
+  const rss = process.memoryUsage.rss();
+  if (rss > peak) peak = rss;
+  return rss;
+}
+
+/** start a new peak (bench: per workload) and read the budget again */
+export function resetMemoryPeak(): void {
+  peak = process.memoryUsage.rss();
+  budget = null;
+}
+
+/**
+ * throw if the emulator's resident set is over its budget; `where` says what was running
+ * (kernel file:line, kernel name) and `done` how far it got
+ */
+export function checkMemory(where: () => string): void {
+  const rss = process.memoryUsage.rss();
+  if (rss > peak) peak = rss;
+  budget ??= budgetFromEnvironment();
+  if (rss <= budget.bytes) return;
+  throw new UserError(
+    `${where()}: the emulator's own memory reached ${formatBytes(rss)}, over its budget of ${formatBytes(budget.bytes)} (${budget.why}); ` +
+      `profile a smaller launch (--grid, --param) or touch less device memory, or run with --no-timing`,
+  );
+}
