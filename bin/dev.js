@@ -7,6 +7,7 @@ import {fileURLToPath} from 'node:url'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 pjson.oclif.commands = './commands'
+pjson.oclif.hooks = {command_not_found: './src/cli/notFound.ts'}
 settings.enableAutoTranspile = false
 
 await execute({development: true, dir: import.meta.url, loadOptions: {root, pjson}})

@@ -75,6 +75,11 @@ describe('warpsight CLI errors', () => {
     expect(r.code).toBe(2);
     expect(oneLineError(r)).toBe("error: --param trips=-5: -5 is out of range; 'trips' of kernel 'fma_chain' is a u32 (a whole number 0 to 4294967295)");
   });
+  it('an unknown command: one error line naming the commands, exit 2, escaped', () => {
+    const r = cli('profil\u001b[31m', 'kernels/fma_chain.ts');
+    expect(r.code).toBe(2);
+    expect(oneLineError(r)).toBe("error: unknown command 'profil\\x1b[31m'; the commands are bench, compare, help, kernels, occupancy, profile, report, validate (warpsight --help)");
+  });
   it('a missing kernel file', () => {
     expect(oneLineError(cli('profile', 'kernels/nope.ts'))).toBe('error: kernel file not found: kernels/nope.ts; give the path of a .ts kernel file (see `warpsight kernels`)');
   });
