@@ -16,12 +16,13 @@
  * not how long the kernel runs (issue 38: a loop of 16M warp instructions took 7.7 GB of buckets).
  * A warp that waits at a barrier holds the horizon at its block's barrier (a barrier counting the
  * block's live threads may release when the others exit), so a warp that spins or loops forever while
- * its siblings wait would hold it for ever: the window is also capped at MAX_WINDOW_BUCKETS. A request
- * from before a window that the cap moved on is served at the window's start (an approximation for a
- * warp resuming over a million cycles behind the others; the bundled kernels run 0.2 M cycles at most).
+ * its siblings wait would hold it for ever. A window longer than MAX_WINDOW_BUCKETS is therefore cut,
+ * as far as a second horizon that leaves out the warps waiting at barriers allows: running warps are
+ * always served exactly, and a request from before a window so cut (a waiting warp resuming, its
+ * barrier released by exits, over a million cycles behind) is served at the window's start.
  */
 export const BUCKET = 64;
-/** the longest window a calendar with a horizon keeps: 1,048,576 cycles (about 7.4 KB per bucket over all of a launch's calendars) */
+/** the window a calendar keeps beyond the running warps' horizon: 1,048,576 cycles (about 7.4 KB per bucket over all of a launch's calendars) */
 export const MAX_WINDOW_BUCKETS = 1 << 14;
 
 export class Calendars {
@@ -41,7 +42,7 @@ export class Calendars {
   /** per calendar: dropped buckets that had use, and their use summed in bucket order */
   private readonly pastActive: Int32Array;
   private readonly pastTotal: Float64Array;
-  /** the cap, not the horizon, has dropped buckets: a request before the window is late, not wrong */
+  /** a cut past the horizon has dropped buckets: a request before the window is late, not wrong */
   private capped = false;
   /** capacity per bucket */
   readonly cap: number;
@@ -58,6 +59,11 @@ export class Calendars {
      * reservation before it is a broken promise, and throws rather than corrupt the calendar.
      */
     private readonly horizon?: () => number,
+    /**
+     * the horizon leaving out warps that wait at barriers: how far a window longer than
+     * MAX_WINDOW_BUCKETS may be cut (none: never cut)
+     */
+    private readonly runningHorizon?: () => number,
   ) {
     this.cap = rate * BUCKET;
     this.unit = 1 / rate;
@@ -77,13 +83,19 @@ export class Calendars {
   private makeRoom(keep: number, need: number): number {
     const n = this.count;
     let shift = 0;
+    let cut = false;
     if (this.horizon) {
       const h = this.horizon();
       let hb = h === Infinity ? keep : Math.min(keep, ((h / BUCKET) | 0) - this.origin);
-      if (need - hb >= MAX_WINDOW_BUCKETS) {
-        // keep half a window, so that the next capped drop is half a window of time away
-        hb = need - (MAX_WINDOW_BUCKETS >> 1);
-        this.capped = true;
+      if (need - hb >= MAX_WINDOW_BUCKETS && this.runningHorizon) {
+        // keep half a window (the next cut is half a window of time away), and all the running warps may reach
+        const r = this.runningHorizon();
+        const rb = r === Infinity ? keep : Math.min(keep, ((r / BUCKET) | 0) - this.origin);
+        const to = Math.min(need - (MAX_WINDOW_BUCKETS >> 1), rb);
+        if (to > hb) {
+          hb = to;
+          cut = this.capped = true;
+        }
       }
       if (hb > 0) {
         shift = hb;
@@ -109,7 +121,8 @@ export class Calendars {
     const left = need - shift;
     let nb = this.buckets;
     // without a horizon nothing is ever dropped: grow just past the need, as a plain array would
-    const target = this.horizon ? Math.min(2 * left, MAX_WINDOW_BUCKETS - 1) : left;
+    // a cut window stays within MAX_WINDOW_BUCKETS
+    const target = !this.horizon ? left : cut ? Math.min(2 * left, MAX_WINDOW_BUCKETS - 1) : 2 * left;
     while (nb <= target) nb *= 2;
     if (nb !== this.buckets) {
       const used = new Float32Array(n * nb);

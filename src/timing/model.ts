@@ -431,16 +431,18 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    *  - while blocks remain to begin: the earliest free block slot, and each live block's end so far
    *    (the slot it frees, no earlier, takes a later block).
    * A warp waiting at a barrier counts at its W_LAST: a barrier counting the block's live threads
-   * releases at the latest arrival, which may be earlier than the warps still running.
+   * releases at the latest arrival, which may be earlier than the warps still running. Without the
+   * waiting warps (`running`), the bound the calendars may cut a too-long window to (calendar.ts).
    * O(live warps + resident blocks); the calendars ask only when their window is full.
    */
-  const horizon = (): number => {
+  const horizonOf = (running: boolean): number => {
     let h = Infinity;
     for (let wi = 0; wi < nWarps; wi++) {
       const o = wi * W_STRIDE;
       if ((ws[o + W_REC] as number) < 0) continue;
       const w = warpOf[wi] as Warp;
       if (w.state === WarpState.Exited || (w.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
+      if (running && w.state === WarpState.Barrier) continue;
       const last = ws[o + W_LAST] as number;
       if (last < h) h = last;
     }
@@ -453,16 +455,18 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (more && heap.minTime < h) h = heap.minTime;
     return h;
   };
+  const horizon = (): number => horizonOf(false);
+  const runningHorizon = (): number => horizonOf(true);
 
   // ---- calendars ----
-  const issueCal = new Calendars(smCount * S, 1, undefined, horizon);
-  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle, undefined, horizon);
-  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle, undefined, horizon);
-  const lsuCal = new Calendars(smCount, P.lsuPerCycle, undefined, horizon);
-  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle, undefined, horizon);
-  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon);
-  const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon);
-  const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon);
+  const issueCal = new Calendars(smCount * S, 1, undefined, horizon, runningHorizon);
+  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle, undefined, horizon, runningHorizon);
+  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle, undefined, horizon, runningHorizon);
+  const lsuCal = new Calendars(smCount, P.lsuPerCycle, undefined, horizon, runningHorizon);
+  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle, undefined, horizon, runningHorizon);
+  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
+  const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
+  const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);

@@ -26,6 +26,12 @@ describe('bounded memory with the timing model on', () => {
     expect(r.maxRssKiB).toBeLessThan(GB_IN_KIB);
   });
 
+  it('a warp counting for ever while its sibling waits at a barrier reaches the runaway error in under 1 GB', () => {
+    const r = peak('test/fixtures/runaway_barrier.ts');
+    expect(r.error).toMatch(/runaway_barrier\.ts:15: runaway loop: warp 0 of block \(0,0,0\) in kernel 'runaway_barrier' executed more than 50,000,000 instructions without finishing/);
+    expect(r.maxRssKiB).toBeLessThan(GB_IN_KIB);
+  });
+
   it('a loop of 16 M warp instructions profiles in under 1 GB, no more than a loop of 4 M', () => {
     const small = peak('test/fixtures/long_loop.ts', `trips=${1 << 20}`);
     const large = peak('test/fixtures/long_loop.ts', `trips=${1 << 22}`);

@@ -75,15 +75,29 @@ describe('reservation calendars', () => {
     expect(() => c.reserve(0, 10 * BUCKET, 1)).toThrowError(/internal error: a reservation at cycle 640 .* dropped/);
   });
 
-  it('caps the window where the horizon stays behind (a warp waiting at a barrier for ever)', () => {
-    const c = new Calendars(2, 1, 256, () => 0);
+  it('cuts a window longer than MAX_WINDOW_BUCKETS as far as the running warps allow', () => {
+    // the horizon stays at 0 (a warp waits at a barrier for ever), the running warps' follows the requests
+    let running = 0;
+    const c = new Calendars(2, 1, 256, () => 0, () => running);
     const end = 3 * MAX_WINDOW_BUCKETS * BUCKET;
-    for (let t = 0; t < end; t += 16) c.reserve(0, t, 1);
+    for (let t = 0; t < end; t += 16) {
+      running = t;
+      c.reserve(0, t, 1);
+    }
     expect(c.windowBuckets).toBeLessThanOrEqual(MAX_WINDOW_BUCKETS);
     expect(c.total(0)).toBe(end / 16);
-    // a request from before the window is late, served at the window's start: not an error
+    // the waiting warp resumes late: served at the window's start, not an error
     const served = c.reserve(1, 0, 1);
     expect(served).toBeGreaterThanOrEqual(end - MAX_WINDOW_BUCKETS * BUCKET);
     expect(served).toBeLessThan(end);
+  });
+
+  it('never cuts past a running warp, however long the window', () => {
+    // a running warp far behind the others (a memory-bound warp beside ALU-bound ones) keeps its past
+    const c = new Calendars(2, 1, 256, () => 0, () => 0);
+    const end = 2 * MAX_WINDOW_BUCKETS * BUCKET;
+    for (let t = 0; t < end; t += 64) c.reserve(0, t, 1);
+    expect(c.windowBuckets).toBeGreaterThan(MAX_WINDOW_BUCKETS);
+    expect(c.reserve(1, 0, 1)).toBe(0);
   });
 });
