@@ -162,6 +162,7 @@ describe('--trace in the Chrome Trace Event Format', () => {
     const trace = join(OUT, 'fd.trace.json');
     const json = join(OUT, 'fd.json');
     rmSync(trace, { force: true });
+    rmSync(json, { force: true });
     const r = cli('profile', 'kernels/streams.ts', '-k', 'false_dependency', '-o', json, '--trace', trace);
     expect(r.code, r.stderr).toBe(0);
     const text = readFileSync(trace, 'utf8');
