@@ -8,7 +8,7 @@
  * machine's memory (or of the cgroup's limit, if lower), or WARPSIGHT_MEMORY_BUDGET_MB.
  */
 import { totalmem } from 'node:os';
-import { UserError } from '../errors.js';
+import { EXIT, UserError } from '../errors.js';
 import { formatBytes } from '../memory/deviceMemory.js';
 
 /** warp instructions between checks: process.memoryUsage.rss() costs microseconds, 65,536 instructions milliseconds */
@@ -66,5 +66,7 @@ export function checkMemory(where: () => string): void {
   throw new UserError(
     `${where()}: the emulator's own memory reached ${formatBytes(rss)}, over its budget of ${formatBytes(budget.bytes)} (${budget.why}); ` +
       `profile a smaller launch (--grid, --param) or touch less device memory, or run with --no-timing`,
+    // the run failed while running, as a runaway loop does
+    EXIT.KERNEL_FAULT,
   );
 }

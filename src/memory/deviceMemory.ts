@@ -7,7 +7,7 @@
  */
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../errors.js';
+import { EXIT, UserError } from '../errors.js';
 
 export const PAGE_SHIFT = 20;
 export const PAGE_BYTES = 1 << PAGE_SHIFT;
@@ -168,6 +168,8 @@ export class DeviceMemory {
       throw new UserError(
         `${where ? `${where}: ` : ''}out of memory (cudaErrorMemoryAllocation): cudaMalloc of ${formatBytes(bytes)} for '${name}' exceeds the ${this.device}'s free device memory ` +
           `(${formatBytes(free)} of ${formatBytes(this.capacity)}); allocate less (a smaller --param) or pick a GPU with more memory (--arch)`,
+        // a CUDA error while the program runs, as cudaMalloc returns it
+        EXIT.KERNEL_FAULT,
       );
     }
     const a = new Allocation(this.allocs.length, name, this.next, bytes, init);

@@ -128,6 +128,7 @@ const EMITTED: readonly string[] = [
   'smsp__sass_average_data_bytes_per_sector_mem_global_op_st.max_rate',
   'smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio',
   'smsp__sass_inst_executed_op_shared.sum',
+  'smsp__warps_active.avg.peak_sustained',
   'smsp__warps_active.sum',
   'smsp__warps_eligible.sum',
   'smsp__warps_issue_stalled_barrier.sum',

@@ -101,8 +101,9 @@ describe('terminal escape sequences', () => {
   });
   it('a warning (wrong result) escapes the check message', async () => {
     const file = kernelFile(dir, tinyKernel({ check: `() => 'wrong${'\\u001b'}[31m'` }));
+    // a wrong result is the run's verdict (exit 1, --check-exit-code as in ncu), said in one warning
     const r = await runCli(['profile', file, '--no-timing', '--section', 'LaunchStats']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^warning: kernel 'tiny' computed a wrong result: wrong\\x1b\[31m\n$/);
   });
   it('HTML stays escaped', async () => {

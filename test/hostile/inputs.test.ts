@@ -38,7 +38,7 @@ beforeAll(async () => {
   write('suite-typo.json', JSON.stringify({ kernels: [entry], thresholds: { 'smsp__inst_exectued.sum': 1 } }));
   write('suite-pattern.json', JSON.stringify({ kernels: [entry], thresholds: { 'smsp__inst_exectued*': 1 } }));
   write('suite-negative.json', JSON.stringify({ kernels: [entry], thresholds: { [INST]: -1 } }));
-  write('suite-text-pct.json', JSON.stringify({ kernels: [entry], thresholds: { [INST]: '1' } }));
+  write('suite-text-pct.json', JSON.stringify({ kernels: [entry], thresholds: { [INST]: 'one' } }));
   write('suite-empty.json', JSON.stringify({ kernels: [], thresholds: {} }));
   write('suite-no-file.json', JSON.stringify({ kernels: [{ kernel: 'tiny' }] }));
   write('suite-grid.json', JSON.stringify({ kernels: [{ ...entry, grid: [0, 1, 1] }] }));
@@ -74,8 +74,8 @@ const cases: Case[] = [
   { title: 'compare: a typo in --threshold fails instead of passing a 3x regression', argv: () => ['compare', f('base.json'), f('tripled.json'), '--threshold', 'smsp__inst_exectued.sum=1'], code: 2, message: /^error: --threshold smsp__inst_exectued\.sum=1: unknown metric 'smsp__inst_exectued\.sum'; did you mean 'smsp__inst_executed\.sum'/ },
   { title: 'compare: a pattern matching nothing', argv: cmp(f('tripled.json'), '--threshold', 'smsp__inst_exec*d_nope=1'), code: 2, message: /^error: --threshold smsp__inst_exec\*d_nope=1: the pattern 'smsp__inst_exec\*d_nope' matches no metric Warpsight knows; did you mean 'smsp__inst_exec/ },
   { title: 'compare: a metric neither report has', argv: cmp(f('tripled.json'), '--threshold', 'gpu__time_duration.sum=5'), code: 2, message: "--threshold gpu__time_duration.sum=5: neither report has the metric 'gpu__time_duration.sum' (a report profiled with --no-timing lacks durations, cycles and throughputs); the threshold could not be checked" },
-  { title: 'compare: no =', argv: cmp(f('tripled.json'), '--threshold', INST), code: 2, message: `--threshold ${INST}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1` },
-  { title: 'compare: a negative percent', argv: cmp(f('tripled.json'), '--threshold', `${INST}=-1`), code: 2, message: /^error: --threshold smsp__inst_executed\.sum=-1: expected metric=percent/ },
+  { title: 'compare: no =', argv: cmp(f('tripled.json'), '--threshold', INST), code: 2, message: `--threshold ${INST}: expected metric=percent, e.g. --threshold l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=1 (the worse direction from the registry), =+5% (fail on a rise), =-5% (on a fall), =±5% (either)` },
+  { title: 'compare: a percent that is not a number', argv: cmp(f('tripled.json'), '--threshold', `${INST}=1x`), code: 2, message: /^error: --threshold smsp__inst_executed\.sum=1x: expected metric=percent/ },
   { title: 'compare: a percent that is text', argv: cmp(f('tripled.json'), '--threshold', `${INST}=lots`), code: 2, message: /^error: --threshold smsp__inst_executed\.sum=lots: expected metric=percent/ },
   { title: 'compare: --threshold=', argv: cmp(f('tripled.json'), '--threshold='), code: 2, message: /^error: --threshold: the value is empty/ },
   { title: 'compare: a missing base', argv: () => ['compare', f('nope.json'), f('base.json')], code: 2, message: `report file not found: ${f('nope.json')}` },
@@ -85,8 +85,8 @@ const cases: Case[] = [
   // --- bench ----------------------------------------------------------------------------------
   { title: 'bench: a typo in a suite threshold', argv: () => ['bench', '--suite', f('suite-typo.json'), '--baseline', f('base.json'), '--out', f('out.json')], code: 2, message: /^error: .*suite-typo\.json: \/thresholds\/smsp__inst_exectued\.sum: unknown metric 'smsp__inst_exectued\.sum'; did you mean 'smsp__inst_executed\.sum'/ },
   { title: 'bench: a suite pattern matching nothing', argv: () => ['bench', '--suite', f('suite-pattern.json'), '--baseline', f('base.json')], code: 2, message: /suite-pattern\.json: \/thresholds\/smsp__inst_exectued\*: the pattern 'smsp__inst_exectued\*' matches no metric Warpsight knows/ },
-  { title: 'bench: a negative threshold', argv: () => ['bench', '--suite', f('suite-negative.json')], code: 2, message: /suite-negative\.json: \/thresholds\/smsp__inst_executed\.sum: expected a percentage >= 0$/ },
-  { title: 'bench: a threshold that is text', argv: () => ['bench', '--suite', f('suite-text-pct.json')], code: 2, message: /suite-text-pct\.json: \/thresholds\/smsp__inst_executed\.sum: expected a percentage >= 0$/ },
+  { title: 'bench: a negative threshold', argv: () => ['bench', '--suite', f('suite-negative.json')], code: 2, message: /suite-negative\.json: \/thresholds\/smsp__inst_executed\.sum: expected a percentage >= 0, or "\+5%" \(fail on a rise\)/ },
+  { title: 'bench: a threshold that is text', argv: () => ['bench', '--suite', f('suite-text-pct.json')], code: 2, message: /suite-text-pct\.json: \/thresholds\/smsp__inst_executed\.sum: expected a percentage >= 0, or "\+5%" \(fail on a rise\)/ },
   { title: 'bench: an empty suite', argv: () => ['bench', '--suite', f('suite-empty.json')], code: 2, message: /suite-empty\.json: \/kernels: expected a non-empty array/ },
   { title: 'bench: an entry without a file', argv: () => ['bench', '--suite', f('suite-no-file.json')], code: 2, message: /suite-no-file\.json: \/kernels\/0\/file: expected the kernel file path$/ },
   { title: 'bench: a zero grid', argv: () => ['bench', '--suite', f('suite-grid.json')], code: 2, message: /suite-grid\.json: \/kernels\/0\/grid: expected \[x, y, z\] of positive integers$/ },
