@@ -14,6 +14,7 @@ import { deviceOf } from './profile/finish.js';
 import { type ProgramRun, Session } from './profile/session.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
+import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -40,6 +41,12 @@ export interface ProfileRequest {
   launches?: LaunchFilter;
   /** told as each launch starts and ends (a program's launches one by one) */
   progress?: Progress;
+  /**
+   * `--explain`: for the memory instructions of these lines ('all': of every line), one warp's lanes
+   * mapped to sectors or banks in each kernel result's `explain`. A line with no memory instruction
+   * in the profiled launches is a usage error.
+   */
+  explain?: ExplainRequest;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -62,6 +69,7 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.maxWarpInstructions ? { maxWarpInstructions: req.maxWarpInstructions } : {}),
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
+    ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
   });
   // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
   // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
@@ -99,6 +107,10 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     if (matcher.done()) break;
   }
   progress?.finish();
+  if (req.explain !== undefined) {
+    const bad = unmatchedExplainError(req.explain, req.file, session.memoryLocs);
+    if (bad) throw bad;
+  }
   const kernels = filtersNothing(filter) ? session.results : kept;
   return {
     version: 1,
