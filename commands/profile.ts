@@ -12,7 +12,7 @@ type Listing = { sets: SetListing[] } | { sections: SectionListing[] } | { metri
 
 export default class Profile extends WarpsightCommand {
   static override summary = 'Profile a kernel file on the emulated GPU and print what Nsight Compute would';
-  static override description = `Runs every kernel (or program) of the file — or those chosen with -k / --kernel-id, -s and -c — warp by warp on the emulated GPU, and prints ncu's sections and the rules that fire. The kernel file is TypeScript importing from 'warpsight' (see kernels/ for examples). The flags are ncu's where they mean something for an emulator: --set / --section / --metrics choose what is collected (console, CSV and JSON alike), --page details|raw|source|session, --print-summary, --print-units, --print-metric-name; the exit status is 1 when a kernel computes a wrong result (--no-check-exit-code: 0). A progress line per launch goes to stderr on a terminal (plain lines when CI is set).`;
+  static override description = `Runs every kernel (or program) of the file — or those chosen with -k / --kernel-id, -s and -c — warp by warp on the emulated GPU, and prints ncu's sections and the rules that fire. The kernel file is TypeScript importing from 'warpsight' (see kernels/ for examples). The flags are ncu's where they mean something for an emulator: --set / --section / --metrics choose what is collected (console, CSV and JSON alike), --page details|raw|source|session, --print-summary, --print-units, --print-metric-name; the exit status is 1 when a kernel computes a wrong result (--no-check-exit-code: 0). A progress line per launch goes to stderr on a terminal (plain lines when CI is set). --explain <file:line> prints, after the report, each memory instruction of the line as one warp ran it: its lanes mapped to the 32-byte sectors (global) or the banks and distinct words (shared) they touch, with the ideal count (in the JSON as kernels[].explain; an --html page explains every memory line).`;
   static override examples = [
     '<%= config.bin %> profile kernels/global_loads.ts -k g_ld_u32_stride32',
     '<%= config.bin %> profile kernels/transpose.ts --section MemoryWorkloadAnalysis_Tables --section SourceCounters',
@@ -58,8 +58,7 @@ export default class Profile extends WarpsightCommand {
     trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
     explain: Flags.string({
       multiple: true,
-      description:
-        'explain a number: for each memory instruction of this line (file:line, a line of the kernel file, or all), one warp\'s lanes mapped to the 32-byte sectors (global) or banks and wavefronts (shared) they touch, with the ideal count; printed after the report, in the JSON as kernels[].explain (repeatable). A line with no memory instruction is an error. An --html page explains every memory line',
+      description: "explain a number: one warp's lanes mapped to the sectors (global) or banks (shared) of each memory instruction of a line: file:line, a line of the kernel file, or all (repeatable)",
     }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
     timing: Flags.boolean({
@@ -90,8 +89,9 @@ export default class Profile extends WarpsightCommand {
     if (args.file === undefined) throw new UserError('missing the kernel file: warpsight profile <file.ts> (see `warpsight kernels`)', 2);
     checkProfileFlags({ ...(flags['kernel-name'] ? { kernel: flags['kernel-name'] } : {}), ...(metrics ? { metricIds: metrics } : {}), output: flags.output, html: flags.html, charts: flags.charts });
     if (flags.trace !== undefined) checkWritable('--trace', flags.trace);
-    const { parseExplainTargets, selectExplain } = await import('../src/report/explain.js');
+    const { checkExplainFiles, parseExplainTargets, selectExplain } = await import('../src/report/explain.js');
     const explain = flags.explain ? parseExplainTargets(flags.explain) : null;
+    if (explain !== null) checkExplainFiles(explain);
     const { sectionById, sectionSet, SECTION_SETS } = await import('../src/metrics/sections.js');
     for (const s of flags.section ?? [])
       if (!sectionById(s)) throw new UserError(`--section ${s}: unknown section; try LaunchStats, Occupancy, SpeedOfLight, MemoryWorkloadAnalysis, MemoryWorkloadAnalysis_Tables, SchedulerStats, WarpStateStats, InstructionStats, SourceCounters (see --list-sections)`, 2);

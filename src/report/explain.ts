@@ -172,6 +172,13 @@ export function parseExplainTargets(raw: readonly string[]): ExplainRequest {
   });
 }
 
+/** before any emulation: a file named by a target exists */
+export function checkExplainFiles(req: ExplainRequest): void {
+  if (req === 'all') return;
+  for (const t of req)
+    if (t.file !== null && !existsSync(t.file)) throw new UserError(`--explain ${escapeControl(t.raw)}: there is no file ${escapeControl(t.file)}`, 2);
+}
+
 /** a path as one canonical string: symlinks resolved where the file exists */
 function canonical(path: string): string {
   const abs = resolve(path);
@@ -264,9 +271,13 @@ export function laneRanges(lanes: readonly number[]): string {
 /** per lane, the index of its group (sector or bank) in the explanation; -1 for a lane that did not access */
 export function laneGroups(e: ExplainedInstruction): number[] {
   const of = new Array<number>(32).fill(-1);
-  if (e.sectors) e.sectors.forEach((s, i) => s.lanes.forEach((l) => (of[l] = of[l] === -1 ? i : (of[l] as number))));
+  // a saved report is read back: a lane outside the warp is not drawn (nor does it grow the strip)
+  const set = (l: number, g: number): void => {
+    if (Number.isInteger(l) && l >= 0 && l < 32 && of[l] === -1) of[l] = g;
+  };
+  if (e.sectors) e.sectors.forEach((s, i) => s.lanes.forEach((l) => set(l, i)));
   // shared: the lane's (first) bank itself is what the reader wants to see
-  if (e.banks) for (const b of e.banks) for (const l of b.lanes) if (of[l] === -1) of[l] = b.bank;
+  if (e.banks) for (const b of e.banks) for (const l of b.lanes) set(l, b.bank);
   return of;
 }
 
