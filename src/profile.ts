@@ -88,6 +88,16 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       return run;
     };
   }
+  // kernels (not programs, whose launches only running reveals): a line none of them has a memory
+  // instruction on is refused before minutes of emulation; after the run the profiled launches decide
+  if (req.explain !== undefined && chosen.every((d) => d.kind === 'kernel')) {
+    const locs = chosen.flatMap((d) => {
+      const g = guardDefinition(d, display);
+      return g.kind === 'kernel' ? session.memoryLocsOf(g) : [];
+    });
+    const bad = unmatchedExplainError(req.explain, req.file, locs);
+    if (bad) throw bad;
+  }
   const filter = req.launches ?? {};
   const matcher = launchMatcher(filter);
   const kept: typeof session.results = [];

@@ -7,7 +7,7 @@
  * (ExecEnv.explain); without one memOps compiles exactly the closures it always did, so a normal run
  * pays nothing and its report does not change by a byte.
  */
-import type { SourceLoc } from '../ir/types.js';
+import type { Instr, SourceLoc } from '../ir/types.js';
 import type { Exec } from './codegen.js';
 import type { Warp } from './warp.js';
 
@@ -65,4 +65,19 @@ export class ExplainRecorder {
       fn(w);
     };
   }
+}
+
+/** where a kernel's memory instructions are, from its IR: the instructions `wrap` is called for */
+export function memoryInstructionLocs(list: readonly Instr[], out: SourceLoc[] = []): SourceLoc[] {
+  for (const i of list) {
+    if (i.op === 'ld' || i.op === 'st' || i.op === 'atom' || i.op === 'cpasync') out.push(i.loc);
+    else if (i.op === 'if') {
+      memoryInstructionLocs(i.then, out);
+      if (i.else) memoryInstructionLocs(i.else, out);
+    } else if (i.op === 'loop') {
+      memoryInstructionLocs(i.head, out);
+      memoryInstructionLocs(i.body, out);
+    }
+  }
+  return out;
 }

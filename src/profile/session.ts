@@ -12,6 +12,7 @@ import { Host } from '../kernel/host.js';
 import { parseScalarParam } from '../kernel/params.js';
 import { checkAccessPolicyWindow, checkPersistingL2Limit } from '../kernel/runtimeChecks.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
+import { memoryInstructionLocs } from '../exec/explain.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { runtimeCostsFor } from '../arch/runtimeCosts.js';
 import type { SourceLoc } from '../ir/types.js';
@@ -175,6 +176,11 @@ export class Session {
       maxPerSm: occ.blocksPerSm,
       kernelIndex,
     };
+  }
+
+  /** where a kernel's memory instructions are (its IR, built once as for its launches): `--explain`'s check before running */
+  memoryLocsOf(def: KernelDef): SourceLoc[] {
+    return memoryInstructionLocs(this.irOf(def).body);
   }
 
   private irKeys = new Map<KernelDef, number>();

@@ -164,6 +164,16 @@ describe('which lines', () => {
     );
   });
 
+  it("a program's launches are known only by running it: checked after the run, explained when profiled", async () => {
+    const file = 'kernels/streams.ts';
+    const line = lineOf(file, 'out.at(i).store(x)');
+    const err = await profileFile({ file, kernel: 'false_dependency', timing: false, explain: parseExplainTargets(['1']) }).catch((e: unknown) => e);
+    expect((err as UserError).message).toBe(`--explain 1: ${file}:1 has no memory instruction (load, store or atomic); the lines with memory instructions are ${line}`);
+    const r = await profileFile({ file, kernel: 'false_dependency', timing: false, explain: parseExplainTargets([String(line)]) });
+    expect(r.kernels.length).toBeGreaterThan(1);
+    for (const k of r.kernels) expect(k.explain?.map((e) => [e.opcode, e.line, e.count, e.ideal])).toEqual([['STG.E', line, 4, 4]]);
+  });
+
   it('file:line, line, all; malformed values are usage errors', () => {
     expect(parseExplainTargets(['kernels/a.ts:12', '7'])).toEqual([
       { raw: 'kernels/a.ts:12', file: 'kernels/a.ts', line: 12 },
