@@ -85,7 +85,7 @@ export function explainHtml(kernel: Pick<KernelResult, 'explain' | 'file' | 'sou
     .map(([line, list]) => {
       const first = list[0] as ExplainedInstruction;
       const text = first.file === kernel.file ? (kernel.sourceLines?.[line - 1] ?? '').trim() : '';
-      const counts = list.map((e) => `${escapeHtml(e.opcode)}: ${e.count} ${e.unit} (ideal ${e.ideal})`).join(' · ');
+      const counts = list.map((e) => `${escapeHtml(e.opcode)}: ${escapeHtml(plural(e.count, e.unit))} (ideal ${escapeHtml(formatNumber(e.ideal))})`).join(' · ');
       return (
         `<details class="explain" id="${explainLineId(kernelIndex, line)}" data-line="${line}"><summary>` +
         `<code class="line">${escapeHtml(first.file)}:${line}</code> <code>${escapeHtml(text)}</code> <span class="counts">${counts}</span></summary>` +
