@@ -12,7 +12,7 @@ type Listing = { sets: SetListing[] } | { sections: SectionListing[] } | { metri
 
 export default class Profile extends WarpsightCommand {
   static override summary = 'Profile a kernel file on the emulated GPU and print what Nsight Compute would';
-  static override description = `Runs every kernel (or program) of the file — or those chosen with -k / --kernel-id, -s and -c — warp by warp on the emulated GPU, and prints ncu's sections and the rules that fire. The kernel file is TypeScript importing from 'warpsight' (see kernels/ for examples). The flags are ncu's where they mean something for an emulator: --set / --section / --metrics choose what is collected (console, CSV and JSON alike), --page details|raw|source|session, --print-summary, --print-units, --print-metric-name; the exit status is 1 when a kernel computes a wrong result (--no-check-exit-code: 0). A progress line per launch goes to stderr on a terminal (plain lines when CI is set).`;
+  static override description = `Runs every kernel (or program) of the file — or those chosen with -k / --kernel-id, -s and -c — warp by warp on the emulated GPU, and prints ncu's sections and the rules that fire. The kernel file is TypeScript importing from 'warpsight' (see kernels/ for examples). The flags are ncu's where they mean something for an emulator: --set / --section / --metrics choose what is collected (console, CSV and JSON alike), --page details|raw|source|session, --print-summary, --print-units, --print-metric-name; the exit status is 1 when a kernel computes a wrong result (--no-check-exit-code: 0). A progress line per launch goes to stderr on a terminal (plain lines when CI is set). --explain <file:line> prints, after the report, each memory instruction of the line as one warp ran it: its lanes mapped to the 32-byte sectors (global) or the banks and distinct words (shared) they touch, with the ideal count (in the JSON as kernels[].explain; an --html page explains every memory line).`;
   static override examples = [
     '<%= config.bin %> profile kernels/global_loads.ts -k g_ld_u32_stride32',
     '<%= config.bin %> profile kernels/transpose.ts --section MemoryWorkloadAnalysis_Tables --section SourceCounters',
@@ -20,6 +20,7 @@ export default class Profile extends WarpsightCommand {
     '<%= config.bin %> profile kernels/l2_persistence.ts -k l2_plain --cache-control none -s 2 -c 3 --print-summary per-kernel',
     '<%= config.bin %> profile kernels/global_loads.ts -k g_ld_u8_coalesced --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --csv --page raw',
     '<%= config.bin %> profile kernels/global_stores.ts -o report.json --html report.html',
+    '<%= config.bin %> profile kernels/transpose.ts -k sh_transpose_32x32_bd32x32 --section SourceCounters --explain 62',
     '<%= config.bin %> profile --query-metrics',
   ];
   static override enableJsonFlag = true;
@@ -55,6 +56,10 @@ export default class Profile extends WarpsightCommand {
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
     'hw-queues': Flags.integer({ min: 1, max: 32, description: 'hardware work queues of a program\'s GPU (CUDA_DEVICE_MAX_CONNECTIONS; default 8)' }),
     trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
+    explain: Flags.string({
+      multiple: true,
+      description: "explain a number: one warp's lanes mapped to the sectors (global) or banks (shared) of each memory instruction of a line: file:line, a line of the kernel file, or all (repeatable)",
+    }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
     timing: Flags.boolean({
       default: true,
@@ -84,6 +89,9 @@ export default class Profile extends WarpsightCommand {
     if (args.file === undefined) throw new UserError('missing the kernel file: warpsight profile <file.ts> (see `warpsight kernels`)', 2);
     checkProfileFlags({ ...(flags['kernel-name'] ? { kernel: flags['kernel-name'] } : {}), ...(metrics ? { metricIds: metrics } : {}), output: flags.output, html: flags.html, charts: flags.charts });
     if (flags.trace !== undefined) checkWritable('--trace', flags.trace);
+    const { checkExplainFiles, parseExplainTargets, selectExplain } = await import('../src/report/explain.js');
+    const explain = flags.explain ? parseExplainTargets(flags.explain) : null;
+    if (explain !== null) checkExplainFiles(explain);
     const { sectionById, sectionSet, SECTION_SETS } = await import('../src/metrics/sections.js');
     for (const s of flags.section ?? [])
       if (!sectionById(s)) throw new UserError(`--section ${s}: unknown section; try LaunchStats, Occupancy, SpeedOfLight, MemoryWorkloadAnalysis, MemoryWorkloadAnalysis_Tables, SchedulerStats, WarpStateStats, InstructionStats, SourceCounters (see --list-sections)`, 2);
@@ -119,13 +127,17 @@ export default class Profile extends WarpsightCommand {
         ...(flags['launch-count'] !== undefined ? { count: flags['launch-count'] } : {}),
       },
       ...(progress ? { progress } : {}),
+      // the page's source lines are all clickable: it explains every memory line (a capture per
+      // instruction, nothing a normal run pays for)
+      ...(explain !== null ? { explain } : flags.html !== undefined ? { explain: 'all' as const } : {}),
     });
     if (full.kernels.length === 0 && !full.programs?.length) throw new UserError(`no launch of ${args.file} matches the launch filters (-k, --kernel-id, -s, -c)`);
     const { checkReport, reportJson } = await import('../src/report/schema.js');
     const { selectReport } = await import('../src/report/select.js');
     const { withUnits } = await import('../src/metrics/units.js');
     // what was collected, as one report for the console, CSV, JSON and -o; units for every metric in it
-    const report = withUnits(selectReport(full, { ...(sections ? { sections } : {}), ...(metrics ? { metrics } : {}) }));
+    // the console and the JSON carry the explanations asked for, the page all it has
+    const report = withUnits(selectReport(selectExplain(full, explain, args.file), { ...(sections ? { sections } : {}), ...(metrics ? { metrics } : {}) }));
     checkReport(report, 'the generated report');
     if (flags.output !== undefined) writeOutput('--output (-o)', flags.output, reportJson(report));
     if (flags.trace !== undefined) {

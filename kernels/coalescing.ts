@@ -1,7 +1,9 @@
 /**
  * The seed's coalescing examples ("Memory Access Patterns": instructions, requests, sectors): a warp
- * copies with 4- and 8-byte coalesced accesses, 1- and 4-byte unaligned accesses and a stride of 2.
- * "How many different 32-byte sectors are touched by the warp?" — 4, 8, 2, 5 and 8 per request.
+ * copies with 4- and 8-byte coalesced accesses, 1-, 4- and 8-byte unaligned accesses and 1- and
+ * 4-byte accesses with a stride of 2, in the slides' order. "How many different 32-byte sectors are
+ * touched by the warp?" — the loads: 4, 8, 2, 5, 9, 2 and 8 per request
+ * (`warpsight profile kernels/coalescing.ts --explain 35` shows each warp's lanes in its sectors).
  */
 import { type ElemType, type Val, defineKernel, f32, f64, ptr, u8, u32 } from 'warpsight';
 
@@ -40,5 +42,7 @@ export default [
   copy('coalesced_8B', f64, 8, (i) => i, (i) => i, '8 bytes per thread, coalesced: 8 sectors per request'),
   copy('unaligned_1B', u8, 1, (i) => i.add(1), (i) => i + 1, '1 byte per thread, unaligned: 2 sectors per request'),
   copy('unaligned_4B', f32, 4, (i) => i.add(1), (i) => i + 1, '4 bytes per thread, unaligned: 5 sectors per request'),
+  copy('unaligned_8B', f64, 8, (i) => i.add(1), (i) => i + 1, '8 bytes per thread, unaligned: 9 sectors per request'),
+  copy('stride2_1B', u8, 1, (i) => i.mul(2), (i) => 2 * i, '1 byte per thread, stride 2: 2 sectors per request'),
   copy('stride2_4B', f32, 4, (i) => i.mul(2), (i) => 2 * i, '4 bytes per thread, stride 2: 8 sectors per request'),
 ];

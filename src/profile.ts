@@ -14,6 +14,7 @@ import { deviceOf } from './profile/finish.js';
 import { type ProgramRun, Session } from './profile/session.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
+import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -40,6 +41,12 @@ export interface ProfileRequest {
   launches?: LaunchFilter;
   /** told as each launch starts and ends (a program's launches one by one) */
   progress?: Progress;
+  /**
+   * `--explain`: for the memory instructions of these lines ('all': of every line), one warp's lanes
+   * mapped to sectors or banks in each kernel result's `explain`. A line with no memory instruction
+   * in the profiled launches is a usage error.
+   */
+  explain?: ExplainRequest;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -62,6 +69,7 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.maxWarpInstructions ? { maxWarpInstructions: req.maxWarpInstructions } : {}),
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
+    ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
   });
   // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
   // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
@@ -79,6 +87,16 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
       return run;
     };
+  }
+  // kernels (not programs, whose launches only running reveals): a line none of them has a memory
+  // instruction on is refused before minutes of emulation; after the run the profiled launches decide
+  if (req.explain !== undefined && chosen.every((d) => d.kind === 'kernel')) {
+    const locs = chosen.flatMap((d) => {
+      const g = guardDefinition(d, display);
+      return g.kind === 'kernel' ? session.memoryLocsOf(g) : [];
+    });
+    const bad = unmatchedExplainError(req.explain, req.file, locs);
+    if (bad) throw bad;
   }
   const filter = req.launches ?? {};
   const matcher = launchMatcher(filter);
@@ -99,6 +117,10 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     if (matcher.done()) break;
   }
   progress?.finish();
+  if (req.explain !== undefined) {
+    const bad = unmatchedExplainError(req.explain, req.file, session.memoryLocs);
+    if (bad) throw bad;
+  }
   const kernels = filtersNothing(filter) ? session.results : kept;
   return {
     version: 1,

@@ -23,10 +23,17 @@ export async function renderReport(report: Report, f: RenderFlags): Promise<stri
     const perGpu = f.summary === 'per-gpu';
     return f.csv ? pages.writeSummaryCsv(report, { ...chosen, perGpu }) : pages.renderSummary(report, { ...chosen, perGpu, units: f.units, metricName: f.metricName });
   }
-  if (f.page === 'session') return f.csv ? pages.writeSessionCsv(report) : pages.renderSessionPage(report);
-  if (f.page === 'raw') return f.csv ? csv.writeRawCsv(report) : pages.renderRawPage(report, { units: f.units });
-  if (f.page === 'source') return f.csv ? csv.writeSourceCsv(report) : pages.renderSourcePage(report);
-  if (f.csv) return csv.writeDetailsCsv(report, csv.detailsSectionsFor(chosen));
+  if (f.csv) {
+    if (f.page === 'session') return pages.writeSessionCsv(report);
+    if (f.page === 'raw') return csv.writeRawCsv(report);
+    if (f.page === 'source') return csv.writeSourceCsv(report);
+    return csv.writeDetailsCsv(report, csv.detailsSectionsFor(chosen));
+  }
+  // --explain's lane maps follow the page they explain (CSV has no place for them: the JSON has)
+  const { renderExplain } = await import('../report/explain.js');
+  if (f.page === 'session') return pages.renderSessionPage(report);
+  if (f.page === 'raw') return pages.renderRawPage(report, { units: f.units }) + renderExplain(report);
+  if (f.page === 'source') return pages.renderSourcePage(report) + renderExplain(report);
   const { renderTerminal } = await import('../report/terminal.js');
-  return renderTerminal(report, { ...chosen, units: f.units, metricName: f.metricName });
+  return renderTerminal(report, { ...chosen, units: f.units, metricName: f.metricName }) + renderExplain(report);
 }

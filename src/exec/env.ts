@@ -6,6 +6,7 @@ import type { KernelIR } from '../ir/types.js';
 import type { AccessOutcome, GlobalAccess } from '../memory/hierarchy.js';
 import type { DeviceMemory } from '../memory/deviceMemory.js';
 import type { InstrCounters } from './counters.js';
+import type { ExplainRecorder } from './explain.js';
 import type { Warp } from './warp.js';
 
 export type Dim3 = [number, number, number];
@@ -45,4 +46,6 @@ export interface ExecEnv {
   /** a warp reached bar.sync/bar.arrive: the scheduler decides whether it waits */
   barrier(w: Warp, id: number, count: number, arrive: boolean, index: number): void;
   observer: ExecObserver | null;
+  /** `--explain`: captures a representative warp's lane addresses of the memory instructions asked about (absent: none) */
+  explain?: ExplainRecorder | null;
 }

@@ -271,7 +271,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
   };
   const lanesFn = laneLoop(view, isLoad, size, shift, regIds, imms, i.addr, layout);
 
-  return (w: Warp) => {
+  const run = (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
     const r = lanesFn(w, m, st, coalescer.sectors, coalescer.byteMasks);
@@ -292,6 +292,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       if (observer) observer.memory(w, index, out, n, lines);
     } else if (observer) observer.memory(w, index, null, n, lines);
   };
+  return env.explain ? env.explain.wrap(run, index, i.loc, size, 'global', addrSource(i.addr)) : run;
 }
 
 /**
@@ -347,7 +348,7 @@ export function genSharedAccess(
     off < 0 || off + size > env.sharedBytes ? oobFault(env, w, l, off, size, isLoad ? 'read' : 'write', 'shared', i.loc) : misalignedFault(env, w, l, off, size, 'shared', i.loc);
   const lanesFn = sharedLaneLoop(view, isLoad, size, shift, env.sharedBytes, regIds, imms, i.addr, layout);
   const offs = new Float64Array(32);
-  return (w: Warp) => {
+  const run = (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
     lanesFn(w, m, (w.shared as Page)[view], offs, fault);
@@ -364,6 +365,8 @@ export function genSharedAccess(
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
     if (env.observer) env.observer.memory(w, index, null, r.wavefronts, 0);
   };
+  // an LDGSTS is explained by its global half (the request its slot counts sectors for)
+  return env.explain && copy === null ? env.explain.wrap(run, index, i.loc, size, 'shared', addrSource(i.addr)) : run;
 }
 
 type SharedLaneLoop = (w: Warp, m: number, arr: Page[ViewName], offs: Float64Array, fault: (w: Warp, l: number, off: number) => never) => void;
@@ -483,7 +486,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
     cacheOp: 'strong',
     property: i.property,
   };
-  return (w: Warp) => {
+  const run = (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
     const a = addrs(w);
@@ -532,6 +535,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       env.memsys.access(access);
     }
   };
+  return env.explain ? env.explain.wrap(run, index, i.loc, size, isShared ? 'shared' : 'global', addrs) : run;
 }
 
 type L2Instr = Extract<Instr, { op: 'l2prefetch' }> | Extract<Instr, { op: 'l2discard' }>;

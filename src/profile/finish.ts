@@ -87,5 +87,6 @@ export function finishResult(x: FinishInput): KernelResult {
     rules,
     ...(x.check ? { check: x.check } : {}),
     notes: notesFor(sorted, x.registersSource),
+    ...(x.base.explain ? { explain: x.base.explain } : {}),
   };
 }

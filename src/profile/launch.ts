@@ -2,15 +2,16 @@
  * One kernel launch, end to end: build the IR, check the launch, run the grid on the emulated GPU,
  * gather the counters into a report entry.
  */
-import type { KernelResult } from '../../types/report.schema.js';
+import type { ExplainedInstruction, KernelResult } from '../../types/report.schema.js';
 import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError, describeThrown, escapeControl } from '../errors.js';
-import { compile } from '../exec/compile.js';
+import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import { ExplainRecorder } from '../exec/explain.js';
 import { runGrid } from '../exec/scheduler.js';
 import { KernelBuilder } from '../ir/builder.js';
-import type { Instr, KernelIR, ParamDecl, ValueType } from '../ir/types.js';
+import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
@@ -20,6 +21,7 @@ import { parseScalarParam } from '../kernel/params.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
+import { explainedInstruction, reportFileName } from '../report/explain.js';
 import { createTimingModel } from '../timing/model.js';
 
 export interface LaunchOptions {
@@ -40,6 +42,8 @@ export interface LaunchOptions {
   timing?: boolean;
   /** each block's first and last cycle, from the timing model */
   onBlock?: (linear: number, start: number, end: number) => void;
+  /** `--explain`: the memory instructions whose lanes to capture, by source location (absent: none, at no cost) */
+  explain?: (loc: SourceLoc) => boolean;
 }
 
 export interface LaunchOutcome {
@@ -47,6 +51,8 @@ export interface LaunchOutcome {
   ir: KernelIR;
   blocksPerSm: number;
   warpInstructions: number;
+  /** with `explain`: every memory instruction compiled, wanted or not (where `--explain` could have pointed) */
+  memoryLocs?: SourceLoc[];
 }
 
 /** build a kernel's IR (type errors surface here with the kernel's file:line) */
@@ -136,6 +142,7 @@ export function runLaunch(
   const dyn = config.dynamicShared ?? 0;
   const counters = new InstrCounters(slotBound(ir.body));
   const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
+  const recorder = opts.explain ? new ExplainRecorder(opts.explain) : null;
   const env: ExecEnv = {
     kernel: ir,
     mem: opts.mem,
@@ -151,6 +158,7 @@ export function runLaunch(
     },
     // the timing model needs the compiled program; compiled code holds this object, filled in below
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
+    ...(recorder ? { explain: recorder } : {}),
   };
   const prog = compile(ir, env);
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
@@ -173,10 +181,12 @@ export function runLaunch(
     const aduInstructions = Number(metrics['sm__inst_executed_pipe_adu.sum']);
     Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions }));
   }
+  const explain = recorder ? explainedInstructions(recorder, prog.meta, env.counters, opts.mem) : [];
   return {
     ir,
     blocksPerSm,
     warpInstructions: stats.warpInstructions,
+    ...(recorder ? { memoryLocs: recorder.memoryLocs } : {}),
     result: {
       name: def.name,
       signature: signatureOf(def.name, ir),
@@ -191,8 +201,27 @@ export function runLaunch(
       },
       metrics,
       instructions: instructionCounters(prog, env.counters),
+      ...(explain.length > 0 ? { explain } : {}),
     },
   };
+}
+
+/** the captured samples as the report carries them, by instruction; sectors named by their allocation */
+function explainedInstructions(recorder: ExplainRecorder, meta: readonly InstrMeta[], c: InstrCounters, mem: DeviceMemory): ExplainedInstruction[] {
+  const label = (address: number): string | undefined => {
+    const a = mem.find(address, 1);
+    return a ? `${a.name}+0x${(address - a.base).toString(16)}` : undefined;
+  };
+  return [...recorder.samples.values()]
+    .sort((a, b) => a.index - b.index)
+    .map((s) => {
+      const i = s.index;
+      const counts =
+        s.space === 'global'
+          ? { requests: c.requests[i] as number, total: c.sectors[i] as number, ideal: c.sectorsIdeal[i] as number }
+          : { requests: c.requests[i] as number, total: c.wavefronts[i] as number, ideal: c.wavefrontsIdeal[i] as number };
+      return explainedInstruction(s, meta[i]?.opcode ?? '?', reportFileName(s.loc.file), counts, label);
+    });
 }
 
 /** the kernel as ncu names it: parameter types and names, C-like (`u32 *in`, `i32 n`) */

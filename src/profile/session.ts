@@ -12,8 +12,10 @@ import { Host } from '../kernel/host.js';
 import { parseScalarParam } from '../kernel/params.js';
 import { checkAccessPolicyWindow, checkPersistingL2Limit } from '../kernel/runtimeChecks.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
+import { memoryInstructionLocs } from '../exec/explain.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { runtimeCostsFor } from '../arch/runtimeCosts.js';
+import type { SourceLoc } from '../ir/types.js';
 import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
 import { Runtime, type KernelRun } from '../runtime/runtime.js';
@@ -37,6 +39,8 @@ export interface SessionOptions {
   timing?: boolean;
   /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS); absent: the program's or the arch default */
   hwQueues?: number;
+  /** `--explain`: the memory instructions of profiled launches whose lanes to capture (absent: none) */
+  explain?: (loc: SourceLoc) => boolean;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -59,6 +63,8 @@ export class Session {
   private readonly blockTimes = new Map<string, Float64Array>();
   private readonly irCache = new Map<KernelDef, ReturnType<typeof buildKernel>>();
   private usedParams = new Set<string>();
+  /** with `explain`: the memory instructions of the profiled launches (where `--explain` could point) */
+  readonly memoryLocs: SourceLoc[] = [];
 
   constructor(readonly opts: SessionOptions) {
     this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
@@ -172,6 +178,11 @@ export class Session {
     };
   }
 
+  /** where a kernel's memory instructions are (its IR, built once as for its launches): `--explain`'s check before running */
+  memoryLocsOf(def: KernelDef): SourceLoc[] {
+    return memoryInstructionLocs(this.irOf(def).body);
+  }
+
   private irKeys = new Map<KernelDef, number>();
   private irKey(d: KernelDef): number {
     let k = this.irKeys.get(d);
@@ -222,7 +233,7 @@ export class Session {
   }
 
   /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
-  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void) {
+  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
@@ -239,7 +250,9 @@ export class Session {
       quantum: o.quantum ?? 64,
       timing,
       ...(onBlock ? { onBlock } : {}),
+      ...(explain ? { explain } : {}),
     });
+    if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
     return { out, occ, cache: this.memsys.endLaunch() };
   }
 
@@ -248,7 +261,8 @@ export class Session {
     const cfg = launchConfig(def, scalars, config);
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
-    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock);
+    // only a profiled launch is explained: its report entry carries the explanation
+    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain);
     let check: KernelResult['check'];
     if (standalone && def.check) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });

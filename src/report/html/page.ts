@@ -19,6 +19,7 @@ import { hotSpots, summarizeSourceLines, threadsPerInstruction } from '../source
 import { kernelHeaderLine } from '../terminal.js';
 import type { Bundles } from './bundles.js';
 import { escapeHtml, jsonForScript } from './escape.js';
+import { EXPLAIN_SECTION, explainHtml, explainLineId, explainedLines } from './explain.js';
 import { programHtml, TIMELINE_SECTION } from './program.js';
 import { ruleHtml, sectionBodyHtml } from './sections.js';
 import { PAGE_CSS } from './style.js';
@@ -60,13 +61,16 @@ function sectionHtml(kernelIndex: number, id: string, name: string, inner: strin
   );
 }
 
-function hotSpotTableHtml(kernel: KernelResult, count: number): string {
+function hotSpotTableHtml(kernel: KernelResult, count: number, kernelIndex: number): string {
   const spots = hotSpots(summarizeSourceLines(kernel.instructions, kernel.sourceLines), count);
   if (spots.length === 0) return '';
+  // a line with an explanation links to it (the page's script opens the fold a link points into)
+  const explained = explainedLines(kernel);
+  const lineCell = (line: number): string => (explained.has(line) ? `<a href="#${explainLineId(kernelIndex, line)}" title="explain this line">${line}</a>` : String(line));
   const rows = spots
     .map(
       (s) =>
-        `<tr><td class="num">${s.line}</td><td class="num">${formatNumber(s.instructions)}</td><td class="num">${formatNumber(Math.round(threadsPerInstruction(s) * 100) / 100)}</td>` +
+        `<tr><td class="num">${lineCell(s.line)}</td><td class="num">${formatNumber(s.instructions)}</td><td class="num">${formatNumber(Math.round(threadsPerInstruction(s) * 100) / 100)}</td>` +
         `<td class="num">${formatNumber(s.sectors)}</td><td class="num">${formatNumber(s.excessiveSectors)}</td><td class="num">${formatNumber(s.wavefronts)}</td>` +
         `<td class="num">${formatNumber(s.excessiveWavefronts)}</td><td><code>${escapeHtml(s.opcodes.join(' '))}</code></td><td><code>${escapeHtml((s.text ?? '').trim())}</code></td></tr>`,
     )
@@ -109,10 +113,13 @@ function kernelHtml(report: Report, kernel: KernelResult, index: number, charts:
   for (const section of SECTIONS) {
     if (!selected(section.id)) continue;
     let extra = chartsOf(section.id);
-    if (section.id === 'SourceCounters') extra += hotSpotTableHtml(kernel, opts.hotSpots ?? 10);
+    if (section.id === 'SourceCounters') extra += hotSpotTableHtml(kernel, opts.hotSpots ?? 10, index);
     const inner = sectionBodyHtml(section, kernel, rulesBySection.get(section.id) ?? [], cc, extra);
     if (inner !== '') parts.push(sectionHtml(index, section.id, section.name, inner));
   }
+  // whatever sections were chosen: the report carries explanations only when they were asked for
+  const explained = explainHtml(kernel, index);
+  if (explained !== '') parts.push(sectionHtml(index, EXPLAIN_SECTION, 'Explained Memory Instructions (lanes → sectors / banks)', explained));
   const known = new Set(SECTIONS.map((s: SectionDef) => s.id));
   for (const [sectionId, rules] of rulesBySection) {
     if (known.has(sectionId) || !selected(sectionId)) continue;
@@ -147,7 +154,8 @@ function navHtml(report: Report, wanted: ReadonlySet<string> | undefined): strin
       ? [link('overview', 'Overview'), ...report.kernels.map((k, i) => link(`kernel-${i}`, `#${i} ${k.name}`))]
       : [RULES_SECTION, ...SECTIONS.map((s) => s.id)]
           .filter((id) => wanted === undefined || wanted.has(id))
-          .map((id) => link(`k0-${id}`, id === RULES_SECTION ? 'Rules' : (SECTIONS.find((s) => s.id === id)?.name ?? id)));
+          .concat(report.kernels[0]?.explain?.length ? [EXPLAIN_SECTION] : [])
+          .map((id) => link(`k0-${id}`, id === RULES_SECTION ? 'Rules' : id === EXPLAIN_SECTION ? 'Explain' : (SECTIONS.find((s) => s.id === id)?.name ?? id)));
   return `<nav class="toc" aria-label="Report contents">${links.join('')}</nav>`;
 }
 

@@ -48,4 +48,15 @@ section.program figure.chart { display: block; overflow-x: auto; max-width: 100%
 table.findings td.message { max-width: 640px; }
 .gpu-idle { margin: 4px 0; }
 #vg-tooltip-element td { border: none; padding: 1px 6px; }
+details.explain { border-top: 1px solid var(--line); padding: 4px 0; }
+details.explain > summary { font-size: 13px; }
+details.explain .counts { color: var(--muted); margin-left: 8px; }
+.explain-instr { margin: 8px 0 14px 16px; }
+.explain-instr p { margin: 2px 0; }
+table.lanes { font: 11px "DejaVu Sans Mono", monospace; }
+table.lanes th, table.lanes td { padding: 1px 3px; text-align: center; min-width: 20px; }
+table.lanes td.off { color: var(--muted); }
+tr.worst td { font-weight: bold; }
+.g0 { background: #c6dbef; } .g1 { background: #fdd0a2; } .g2 { background: #c7e9c0; } .g3 { background: #fcbba1; }
+.g4 { background: #dadaeb; } .g5 { background: #e7cb94; } .g6 { background: #f7b6d2; } .g7 { background: #d9d9d9; }
 `;

@@ -1,0 +1,59 @@
+/**
+ * "Explain a number" on the HTML page in Chromium: the transpose's column-read line is folded; a
+ * click on it in the hot-spot table opens its lane map (the page's own script, nothing added under
+ * the CSP), where all 32 lanes sit in bank 0; a click on the line itself folds it again. Skipped
+ * where Chromium is absent (CHROMIUM_PATH names another binary).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { profileFile } from '../../src/profile.js';
+import { renderHtml } from '../../src/report/html/index.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT = resolve('out/e2e');
+const TRANSPOSE = 'kernels/transpose.ts';
+const COLUMN_LINE = readFileSync(TRANSPOSE, 'utf8').split('\n').findIndex((l) => l.includes('dst.store(col.at(j).get())')) + 1;
+
+describe.skipIf(!existsSync(CHROMIUM))('explained lines in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(OUT, { recursive: true });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('a click on the column-read line shows its 32 lanes in one bank', async () => {
+    const report = await profileFile({ file: TRANSPOSE, kernel: 'sh_transpose_32x32_bd32x32', params: { width: '128' }, timing: false, explain: 'all' });
+    const file = join(OUT, 'explain.html');
+    writeFileSync(file, await renderHtml(report, { sections: ['SourceCounters'] }));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector('body[data-rendered]', { timeout: 20_000 });
+    const fold = `#k0-explain-L${COLUMN_LINE}`;
+    expect(await page.$eval(fold, (d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await page.click(`table.hotspots a[href="${fold}"]`);
+    await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLDetailsElement | null)?.open === true, fold);
+    const strip = await page.$eval(`${fold} .explain-instr table.lanes`, (t) => Array.from(t.querySelectorAll('tr:nth-child(2) td')).map((td) => td.textContent));
+    expect(strip).toEqual(new Array(32).fill('0'));
+    expect(await page.$eval(fold, (d) => d.textContent ?? '')).toContain('this request: 32 wavefronts, ideal 1');
+    await page.screenshot({ path: join(OUT, 'explain.png'), fullPage: false });
+    // the line's own summary folds it again
+    await page.click(`${fold} > summary`);
+    expect(await page.$eval(fold, (d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(errors).toEqual([]);
+    // no wider than the window
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    await page.close();
+  });
+});
