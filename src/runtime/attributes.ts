@@ -4,7 +4,7 @@
  * cudaLaunchKernelExC.
  */
 import type { AccessPolicyWindowSpec } from '../kernel/define.js';
-import { UserError } from '../errors.js';
+import { HostFault } from '../errors.js';
 
 export type MemSyncDomain = 'default' | 'remote';
 
@@ -26,35 +26,35 @@ const KNOWN = ['accessPolicyWindow', 'memSyncDomain', 'memSyncDomainMap', 'coope
 /** check attributes from a program: `where` names the call (file:line and API) */
 export function checkAttributes(raw: unknown, where: string, domainCount: number): LaunchAttributes {
   if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UserError(`${where}: launch attributes must be an object such as { memSyncDomain: 'remote' }`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new HostFault(`${where}: launch attributes must be an object such as { memSyncDomain: 'remote' }`);
   const a = raw as Record<string, unknown>;
   for (const k of Object.keys(a))
-    if (!(KNOWN as readonly string[]).includes(k)) throw new UserError(`${where}: unknown launch attribute '${k}'; the attributes are ${KNOWN.join(', ')}`);
+    if (!(KNOWN as readonly string[]).includes(k)) throw new HostFault(`${where}: unknown launch attribute '${k}'; the attributes are ${KNOWN.join(', ')}`);
   const out: LaunchAttributes = {};
   if (a.memSyncDomain !== undefined) {
-    if (a.memSyncDomain !== 'default' && a.memSyncDomain !== 'remote') throw new UserError(`${where}: memSyncDomain must be 'default' or 'remote' (cudaLaunchMemSyncDomainDefault / Remote), not ${JSON.stringify(a.memSyncDomain)}`);
+    if (a.memSyncDomain !== 'default' && a.memSyncDomain !== 'remote') throw new HostFault(`${where}: memSyncDomain must be 'default' or 'remote' (cudaLaunchMemSyncDomainDefault / Remote), not ${JSON.stringify(a.memSyncDomain)}`);
     out.memSyncDomain = a.memSyncDomain;
   }
   if (a.memSyncDomainMap !== undefined) {
     const m = a.memSyncDomainMap as Record<string, unknown> | null;
     const ok = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < domainCount;
     if (!m || typeof m !== 'object' || !ok(m.default) || !ok(m.remote) || Object.keys(m).some((k) => k !== 'default' && k !== 'remote'))
-      throw new UserError(`${where}: memSyncDomainMap must be { default: n, remote: n } with physical domains 0..${domainCount - 1} (cudaDevAttrMemSyncDomainCount is ${domainCount})`);
+      throw new HostFault(`${where}: memSyncDomainMap must be { default: n, remote: n } with physical domains 0..${domainCount - 1} (cudaDevAttrMemSyncDomainCount is ${domainCount})`);
     out.memSyncDomainMap = { default: m.default, remote: m.remote };
   }
   if (a.cooperative !== undefined) {
-    if (typeof a.cooperative !== 'boolean') throw new UserError(`${where}: cooperative must be true or false`);
+    if (typeof a.cooperative !== 'boolean') throw new HostFault(`${where}: cooperative must be true or false`);
     out.cooperative = a.cooperative;
   }
   if (a.priority !== undefined) {
-    if (typeof a.priority !== 'number' || !Number.isInteger(a.priority)) throw new UserError(`${where}: priority must be an integer`);
+    if (typeof a.priority !== 'number' || !Number.isInteger(a.priority)) throw new HostFault(`${where}: priority must be an integer`);
     out.priority = a.priority;
   }
   if (a.accessPolicyWindow !== undefined) {
     const w = a.accessPolicyWindow as Partial<AccessPolicyWindowSpec> | null;
     if (!w || typeof w !== 'object' || w.base?.kind !== 'devptr' || typeof w.bytes !== 'number' || !(w.bytes > 0))
-      throw new UserError(`${where}: accessPolicyWindow needs { base: <device pointer>, bytes: > 0, hitRatio, hitProp, missProp }`);
-    if (typeof w.hitRatio !== 'number' || !(w.hitRatio >= 0 && w.hitRatio <= 1)) throw new UserError(`${where}: accessPolicyWindow.hitRatio must be within [0, 1], not ${String(w.hitRatio)}`);
+      throw new HostFault(`${where}: accessPolicyWindow needs { base: <device pointer>, bytes: > 0, hitRatio, hitProp, missProp }`);
+    if (typeof w.hitRatio !== 'number' || !(w.hitRatio >= 0 && w.hitRatio <= 1)) throw new HostFault(`${where}: accessPolicyWindow.hitRatio must be within [0, 1], not ${String(w.hitRatio)}`);
     out.accessPolicyWindow = w as AccessPolicyWindowSpec;
   }
   return out;

@@ -3,7 +3,7 @@
  * capture; instantiation checks (cycles, graph-allocation pointers used where they are not valid) and
  * the DOT text cudaGraphDebugDotPrint writes.
  */
-import { UserError } from '../errors.js';
+import { HostFault } from '../errors.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
 import type { WorkSpec } from './types.js';
 
@@ -35,7 +35,7 @@ export class Graph {
 
   add(type: NodeType, work: WorkSpec, deps: readonly GraphNode[], where: string, child: Graph | null = null): GraphNode {
     for (const d of deps)
-      if (d.graph !== this) throw new UserError(`${where}: a dependency is node ${d.index} of another graph; dependencies must be nodes of the same graph (cudaErrorInvalidValue)`);
+      if (d.graph !== this) throw new HostFault(`${where}: a dependency is node ${d.index} of another graph; dependencies must be nodes of the same graph (cudaErrorInvalidValue)`);
     const n = new GraphNode(this, this.nodes.length, type, work, where, child);
     n.deps.push(...deps);
     this.nodes.push(n);
@@ -44,7 +44,7 @@ export class Graph {
 
   /** cudaGraphAddDependencies(from → to) */
   addDependency(from: GraphNode, to: GraphNode, where: string): void {
-    if (from.graph !== this || to.graph !== this) throw new UserError(`${where}: both nodes of a dependency must belong to this graph (cudaErrorInvalidValue)`);
+    if (from.graph !== this || to.graph !== this) throw new HostFault(`${where}: both nodes of a dependency must belong to this graph (cudaErrorInvalidValue)`);
     if (!to.deps.includes(from)) to.deps.push(from);
   }
 }
@@ -107,7 +107,7 @@ export function topoOrder(g: Graph, where: string): GraphNode[] {
     if (s === 2) return;
     if (s === 1) {
       const cyc = [...path.slice(path.indexOf(n)), n].map((x) => `${x.index} (${label(x)})`).join(' -> ');
-      throw new UserError(`${where}: the graph has a cycle: ${cyc}; node ${n.index} was made at ${n.where} (cudaGraphInstantiate: cudaErrorInvalidValue)`);
+      throw new HostFault(`${where}: the graph has a cycle: ${cyc}; node ${n.index} was made at ${n.where} (cudaGraphInstantiate: cudaErrorInvalidValue)`);
     }
     state.set(n, 1);
     for (const d of n.deps) visit(d, [...path, n]);
@@ -159,9 +159,9 @@ export function checkAllocUse(g: Graph, where: string): void {
       if (n === a || n === free) continue;
       if (!pointersOf(n.work).some((p) => p.allocation === alloc)) continue;
       if (!ancestors(n).has(a))
-        throw new UserError(`${where}: node ${n.index} (${label(n)}, made at ${n.where}) uses the allocation of node ${a.index} (MEM_ALLOC, made at ${a.where}) but is not downstream of it; add a dependency on the alloc node (cudaErrorInvalidValue)`);
+        throw new HostFault(`${where}: node ${n.index} (${label(n)}, made at ${n.where}) uses the allocation of node ${a.index} (MEM_ALLOC, made at ${a.where}) but is not downstream of it; add a dependency on the alloc node (cudaErrorInvalidValue)`);
       if (free && !ancestors(free).has(n))
-        throw new UserError(`${where}: node ${n.index} (${label(n)}, made at ${n.where}) uses the allocation that node ${free.index} (MEM_FREE, made at ${free.where}) frees but is not upstream of the free; make the free depend on it (cudaErrorInvalidValue)`);
+        throw new HostFault(`${where}: node ${n.index} (${label(n)}, made at ${n.where}) uses the allocation that node ${free.index} (MEM_FREE, made at ${free.where}) frees but is not upstream of the free; make the free depend on it (cudaErrorInvalidValue)`);
     }
   }
 }

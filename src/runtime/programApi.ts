@@ -9,7 +9,7 @@ import type { AccessPolicyWindowSpec, ArgVals, DeviceAttributeName, KernelDef, L
 import { Host } from '../kernel/host.js';
 import type { ScalarType } from '../ir/types.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
-import { UserError } from '../errors.js';
+import { HostFault } from '../errors.js';
 import { checkAttributes } from './attributes.js';
 import { Graph, type GraphNode, graphDot } from './graph.js';
 import type { Runtime } from './runtime.js';
@@ -88,8 +88,8 @@ export class ProgramApi implements ProgramContext {
   }
 
   private kernelWork<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config: Partial<LaunchConfig> | undefined, opts: LaunchOpts | undefined, where: string): Extract<WorkSpec, { kind: 'kernel' }> {
-    if (!def || (def as { kind?: string }).kind !== 'kernel') throw new UserError(`${where}: launch needs a kernel made with defineKernel`);
-    if (opts) for (const k of Object.keys(opts)) if (!['profile', 'stream', 'attributes'].includes(k)) throw new UserError(`${where}: unknown launch option '${k}'; the options are profile, stream, attributes`);
+    if (!def || (def as { kind?: string }).kind !== 'kernel') throw new HostFault(`${where}: launch needs a kernel made with defineKernel`);
+    if (opts) for (const k of Object.keys(opts)) if (!['profile', 'stream', 'attributes'].includes(k)) throw new HostFault(`${where}: unknown launch option '${k}'; the options are profile, stream, attributes`);
     const attrs = checkAttributes(opts?.attributes, where, this.rt.costs.memSyncDomainCount);
     return { kind: 'kernel', def: def as unknown as KernelDef, args: args as Partial<ArgVals<ParamTypes>>, config, attrs, profile: opts?.profile !== false };
   }
@@ -189,7 +189,7 @@ export class ProgramApi implements ProgramContext {
   }
   private hostBuffer(bytes: number, pinned: boolean, name: string | undefined): HostBuffer {
     const where = this.site();
-    if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 2 ** 31) throw new UserError(`${where}: a host buffer must be 1 byte to 2 GiB, not ${bytes}`);
+    if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 2 ** 31) throw new HostFault(`${where}: a host buffer must be 1 byte to 2 GiB, not ${bytes}`);
     return new HostBuffer(new Uint8Array(bytes), pinned, name ?? `${pinned ? 'pinned' : 'pageable'} host buffer (${where})`);
   }
   memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void {
@@ -206,7 +206,7 @@ export class ProgramApi implements ProgramContext {
   }
 
   private devPtr(p: DevicePtr, api: string): DevicePtr {
-    if (!p || p.kind !== 'devptr') throw new UserError(`${this.site()}: ${api} needs a device pointer`);
+    if (!p || p.kind !== 'devptr') throw new HostFault(`${this.site()}: ${api} needs a device pointer`);
     return p;
   }
 
@@ -225,8 +225,8 @@ export class ProgramApi implements ProgramContext {
     return new Graph();
   }
   private graph(g: Graph, where: string): Graph {
-    if (!(g instanceof Graph)) throw new UserError(`${where}: not a graph; make one with ctx.graphCreate() or ctx.streamEndCapture()`);
-    if (g.destroyed) throw new UserError(`${where}: the graph was destroyed (cudaErrorInvalidValue)`);
+    if (!(g instanceof Graph)) throw new HostFault(`${where}: not a graph; make one with ctx.graphCreate() or ctx.streamEndCapture()`);
+    if (g.destroyed) throw new HostFault(`${where}: the graph was destroyed (cudaErrorInvalidValue)`);
     return g;
   }
   graphAddKernelNode<P extends ParamTypes>(g: Graph, deps: readonly GraphNode[], def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: Omit<LaunchOpts, 'stream'>): GraphNode {
@@ -255,20 +255,20 @@ export class ProgramApi implements ProgramContext {
   }
   graphAddMemAllocNode(g: Graph, deps: readonly GraphNode[], bytes: number): { node: GraphNode; ptr: DevicePtr } {
     const where = this.site();
-    if (!Number.isInteger(bytes) || bytes <= 0) throw new UserError(`${where}: cudaGraphAddMemAllocNode size must be a positive integer, not ${bytes}`);
+    if (!Number.isInteger(bytes) || bytes <= 0) throw new HostFault(`${where}: cudaGraphAddMemAllocNode size must be a positive integer, not ${bytes}`);
     const ptr = this.dev.mem.alloc(bytes, `graph alloc (${where})`);
     return { node: this.graph(g, where).add('memAlloc', { kind: 'alloc', ptr, bytes }, deps, where), ptr };
   }
   graphAddMemFreeNode(g: Graph, deps: readonly GraphNode[], p: DevicePtr): GraphNode {
     const where = this.site();
     const graph = this.graph(g, where);
-    if (graph.nodes.some((n) => n.work.kind === 'free' && n.work.ptr.allocation === p.allocation)) throw new UserError(`${where}: the graph already frees this allocation (cudaErrorInvalidValue)`);
+    if (graph.nodes.some((n) => n.work.kind === 'free' && n.work.ptr.allocation === p.allocation)) throw new HostFault(`${where}: the graph already frees this allocation (cudaErrorInvalidValue)`);
     return graph.add('memFree', { kind: 'free', ptr: this.devPtr(p, 'cudaGraphAddMemFreeNode') }, deps, where);
   }
   graphAddChildGraphNode(g: Graph, deps: readonly GraphNode[], child: Graph): GraphNode {
     const where = this.site();
     this.graph(child, where);
-    if (child === g) throw new UserError(`${where}: a graph cannot be its own child`);
+    if (child === g) throw new HostFault(`${where}: a graph cannot be its own child`);
     return this.graph(g, where).add('graph', { kind: 'empty' }, deps, where, child);
   }
   graphAddEmptyNode(g: Graph, deps: readonly GraphNode[]): GraphNode {
@@ -314,7 +314,7 @@ export class ProgramApi implements ProgramContext {
       streamPriorityGreatest: c.priorityGreatest,
     };
     const v = values[name];
-    if (v === undefined) throw new UserError(`${this.site()}: unknown device attribute '${String(name)}'; the attributes are ${Object.keys(values).join(', ')}`);
+    if (v === undefined) throw new HostFault(`${this.site()}: unknown device attribute '${String(name)}'; the attributes are ${Object.keys(values).join(', ')}`);
     return v;
   }
   hostTimeNs(): number {
@@ -324,8 +324,8 @@ export class ProgramApi implements ProgramContext {
   readonly values: { name: string; value: number; unit: string }[] = [];
   value(name: string, value: number, unit = ''): void {
     const where = this.site();
-    if (typeof name !== 'string' || !name) throw new UserError(`${where}: ctx.value needs a name`);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new UserError(`${where}: ctx.value('${name}', …) needs a finite number, not ${String(value)}`);
+    if (typeof name !== 'string' || !name) throw new HostFault(`${where}: ctx.value needs a name`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new HostFault(`${where}: ctx.value('${name}', …) needs a finite number, not ${String(value)}`);
     const old = this.values.find((v) => v.name === name);
     if (old) old.value = value;
     else this.values.push({ name, value, unit });

@@ -15,7 +15,7 @@ import type { Arch } from '../arch/types.js';
 import type { RuntimeCosts } from '../arch/runtimeCosts.js';
 import { BlockScheduler, type BlockFootprint } from '../device/blockScheduler.js';
 import { CopyEngine, type EngineId } from '../device/copyEngine.js';
-import { UserError } from '../errors.js';
+import { HostFault } from '../errors.js';
 import type { Dim3 } from '../kernel/define.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { EventQueue } from '../sim/eventQueue.js';
@@ -176,7 +176,7 @@ export class Runtime {
     opts: RuntimeOptions = {},
   ) {
     const q = opts.hwQueues ?? costs.hwQueuesDefault;
-    if (!Number.isInteger(q) || q < 1 || q > costs.hwQueuesMax) throw new UserError(`hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) must be an integer from 1 to ${costs.hwQueuesMax}, not ${q}`, 2);
+    if (!Number.isInteger(q) || q < 1 || q > costs.hwQueuesMax) throw new HostFault(`hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) must be an integer from 1 to ${costs.hwQueuesMax}, not ${q}`);
     this.hwQueues = q;
     this.queues = Array.from({ length: q }, () => []);
     this.heads = new Array<number>(q).fill(0);
@@ -201,7 +201,7 @@ export class Runtime {
   streamCreate(opts: StreamOptions | undefined, where: string): StreamHandle {
     this.apiCall('cudaStreamCreateWithPriority', this.costs.host.streamCreateNs, where);
     const p = opts?.priority ?? 0;
-    if (!Number.isInteger(p)) throw new UserError(`${where}: stream priority must be an integer, not ${p}`);
+    if (!Number.isInteger(p)) throw new HostFault(`${where}: stream priority must be an integer, not ${p}`);
     // out-of-range priorities are clamped, as cudaStreamCreateWithPriority does
     const prio = Math.min(this.costs.priorityLeast, Math.max(this.costs.priorityGreatest, p));
     const id = 13 + this.userStreams;
@@ -212,7 +212,7 @@ export class Runtime {
 
   streamDestroy(h: StreamHandle, where: string): void {
     const s = this.stream(h, where, 'cudaStreamDestroy');
-    if (s.legacy || s === this.perThreadStream) throw new UserError(`${where}: cudaStreamDestroy of a default stream (cudaErrorInvalidResourceHandle)`);
+    if (s.legacy || s === this.perThreadStream) throw new HostFault(`${where}: cudaStreamDestroy of a default stream (cudaErrorInvalidResourceHandle)`);
     this.apiCall('cudaStreamDestroy', this.costs.host.syncCallNs, where);
     // pending work still completes; the handle is dead at once
     s.destroyed = true;
@@ -253,7 +253,7 @@ export class Runtime {
     this.apiCall('cudaStreamWaitEvent', this.costs.host.eventRecordNs, where);
     if (e.captured) {
       const cap = e.captured.capture;
-      if (s.capture && s.capture !== cap) throw new UserError(`${where}: cudaStreamWaitEvent joins two different stream captures (cudaErrorStreamCaptureMerge)`);
+      if (s.capture && s.capture !== cap) throw new HostFault(`${where}: cudaStreamWaitEvent joins two different stream captures (cudaErrorStreamCaptureMerge)`);
       if (!s.capture) {
         // the stream joins the capture: its next work depends on the event's nodes
         s.capture = cap;
@@ -264,7 +264,7 @@ export class Runtime {
       }
       return;
     }
-    if (s.capture) throw new UserError(`${where}: stream '${s.name}' is capturing and waits on an event recorded outside the capture (made at ${e.where}); record it inside the capture (cudaErrorStreamCaptureIsolation)`);
+    if (s.capture) throw new HostFault(`${where}: stream '${s.name}' is capturing and waits on an event recorded outside the capture (made at ${e.where}); record it inside the capture (cudaErrorStreamCaptureIsolation)`);
     if (!e.op) return; // never recorded: an empty set of work, nothing to wait for
     this.enqueue(s, { kind: 'eventWait', event: e }, where, [e.op]);
   }
@@ -289,11 +289,11 @@ export class Runtime {
     const ea = this.event(a, where, 'cudaEventElapsedTime');
     const eb = this.event(b, where, 'cudaEventElapsedTime');
     for (const e of [ea, eb]) {
-      if (e.disableTiming) throw new UserError(`${where}: cudaEventElapsedTime on an event created with disableTiming (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
-      if (!e.op) throw new UserError(`${where}: cudaEventElapsedTime on an event that was never recorded (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
+      if (e.disableTiming) throw new HostFault(`${where}: cudaEventElapsedTime on an event created with disableTiming (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
+      if (!e.op) throw new HostFault(`${where}: cudaEventElapsedTime on an event that was never recorded (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
     }
     this.clock.runUntil(this.hostNow);
-    if ((ea.op as Op).state !== 2 || (eb.op as Op).state !== 2) throw new UserError(`${where}: cudaEventElapsedTime before both events completed (cudaErrorNotReady); synchronize on the later event first`);
+    if ((ea.op as Op).state !== 2 || (eb.op as Op).state !== 2) throw new HostFault(`${where}: cudaEventElapsedTime before both events completed (cudaErrorNotReady); synchronize on the later event first`);
     return ((eb.op as Op).endNs - (ea.op as Op).endNs) / 1e6;
   }
 
@@ -357,27 +357,27 @@ export class Runtime {
   memsetAsync(dst: DevicePtr, value: number, bytes: number, sh: StreamHandle | undefined, where: string): void {
     const s = this.streamOrDefault(sh, where, 'cudaMemsetAsync');
     this.checkDeviceRange(dst, 0, bytes, where, 'cudaMemsetAsync');
-    if (!Number.isInteger(value) || value < 0 || value > 255) throw new UserError(`${where}: cudaMemsetAsync value must be a byte 0..255, not ${value}`);
+    if (!Number.isInteger(value) || value < 0 || value > 255) throw new HostFault(`${where}: cudaMemsetAsync value must be a byte 0..255, not ${value}`);
     this.apiCall('cudaMemsetAsync', this.costs.host.memcpyAsyncNs, where);
     this.submit(s, 'memset', { kind: 'memset', dst, value, bytes }, where);
   }
 
   launchHostFunc(sh: StreamHandle | undefined, fn: () => void, where: string): void {
     const s = this.streamOrDefault(sh, where, 'cudaLaunchHostFunc');
-    if (typeof fn !== 'function') throw new UserError(`${where}: cudaLaunchHostFunc needs a function`);
+    if (typeof fn !== 'function') throw new HostFault(`${where}: cudaLaunchHostFunc needs a function`);
     this.apiCall('cudaLaunchHostFunc', this.costs.host.memcpyAsyncNs, where);
     this.submit(s, 'host', { kind: 'host', fn }, where);
   }
 
   private copyWork(dst: CopyEnd, src: CopyEnd, bytes: number, where: string, offsets: { dst?: number; src?: number }): Extract<WorkSpec, { kind: 'memcpy' }> {
-    if (!Number.isInteger(bytes) || bytes <= 0) throw new UserError(`${where}: copy size must be a positive integer of bytes, not ${bytes}`);
+    if (!Number.isInteger(bytes) || bytes <= 0) throw new HostFault(`${where}: copy size must be a positive integer of bytes, not ${bytes}`);
     const dOff = offsets.dst ?? 0;
     const sOff = offsets.src ?? 0;
     for (const [e, off, what] of [[dst, dOff, 'destination'], [src, sOff, 'source']] as const) {
       if (e instanceof HostBuffer) {
-        if (off < 0 || off + bytes > e.size) throw new UserError(`${where}: copy of ${bytes} bytes at offset ${off} runs past the end of host buffer '${e.name}' (${e.size} bytes), the ${what}`);
+        if (off < 0 || off + bytes > e.size) throw new HostFault(`${where}: copy of ${bytes} bytes at offset ${off} runs past the end of host buffer '${e.name}' (${e.size} bytes), the ${what}`);
       } else if (e && (e as DevicePtr).kind === 'devptr') this.checkDeviceRange(e as DevicePtr, off, bytes, where, `the copy's ${what}`);
-      else throw new UserError(`${where}: the copy's ${what} must be a device pointer or a host buffer (ctx.hostAlloc / ctx.mallocHost)`);
+      else throw new HostFault(`${where}: the copy's ${what} must be a device pointer or a host buffer (ctx.hostAlloc / ctx.mallocHost)`);
     }
     return { kind: 'memcpy', dst, src, bytes, dstOffset: dOff, srcOffset: sOff };
   }
@@ -385,7 +385,7 @@ export class Runtime {
   private checkDeviceRange(p: DevicePtr, off: number, bytes: number, where: string, what: string): void {
     const a = p.allocation;
     const start = p.address + off;
-    if (start < a.base || start + bytes > a.end) throw new UserError(`${where}: ${what} covers ${bytes} bytes at ${start - a.base} of '${a.name}', which has ${a.bytes} bytes`);
+    if (start < a.base || start + bytes > a.end) throw new HostFault(`${where}: ${what} covers ${bytes} bytes at ${start - a.base} of '${a.name}', which has ${a.bytes} bytes`);
   }
 
   // ---- allocation ---------------------------------------------------------------------------
@@ -418,7 +418,7 @@ export class Runtime {
 
   mallocAsync(bytes: number, sh: StreamHandle | undefined, where: string, alloc: (bytes: number, name: string) => DevicePtr): DevicePtr {
     const s = this.streamOrDefault(sh, where, 'cudaMallocAsync');
-    if (!Number.isInteger(bytes) || bytes <= 0) throw new UserError(`${where}: cudaMallocAsync size must be a positive integer, not ${bytes}`);
+    if (!Number.isInteger(bytes) || bytes <= 0) throw new HostFault(`${where}: cudaMallocAsync size must be a positive integer, not ${bytes}`);
     if (s.capture) {
       // captured: an allocation node owned by the graph; its address is fixed now
       const ptr = alloc(bytes, `graph alloc (${where})`);
@@ -449,7 +449,7 @@ export class Runtime {
   }
 
   setPoolReleaseThreshold(bytes: number, where: string): void {
-    if (!(bytes >= 0)) throw new UserError(`${where}: the release threshold must be >= 0 bytes, not ${bytes}`);
+    if (!(bytes >= 0)) throw new HostFault(`${where}: the release threshold must be >= 0 bytes, not ${bytes}`);
     this.pool.releaseThreshold = bytes;
   }
 
@@ -457,8 +457,8 @@ export class Runtime {
 
   beginCapture(sh: StreamHandle | undefined, mode: 'global' | 'threadLocal' | 'relaxed', where: string): void {
     const s = this.streamOrDefault(sh, where, 'cudaStreamBeginCapture');
-    if (s.legacy) throw new UserError(`${where}: cudaStreamBeginCapture on the legacy default stream is not allowed (cudaErrorStreamCaptureUnsupported); capture a stream you created`);
-    if (s.capture) throw new UserError(`${where}: stream '${s.name}' is already capturing (begun at ${s.capture.where}) (cudaErrorIllegalState)`);
+    if (s.legacy) throw new HostFault(`${where}: cudaStreamBeginCapture on the legacy default stream is not allowed (cudaErrorStreamCaptureUnsupported); capture a stream you created`);
+    if (s.capture) throw new HostFault(`${where}: stream '${s.name}' is already capturing (begun at ${s.capture.where}) (cudaErrorIllegalState)`);
     const cap = new Capture(s, mode, where);
     s.capture = cap;
     cap.frontier.set(s, []);
@@ -469,8 +469,8 @@ export class Runtime {
   endCapture(sh: StreamHandle | undefined, where: string): Graph {
     const s = this.streamOrDefault(sh, where, 'cudaStreamEndCapture');
     const cap = s.capture;
-    if (!cap) throw new UserError(`${where}: cudaStreamEndCapture on stream '${s.name}', which is not capturing (cudaErrorIllegalState)`);
-    if (cap.origin !== s) throw new UserError(`${where}: cudaStreamEndCapture must be called on the stream that began the capture ('${cap.origin.name}', at ${cap.where}) (cudaErrorStreamCaptureUnmatched)`);
+    if (!cap) throw new HostFault(`${where}: cudaStreamEndCapture on stream '${s.name}', which is not capturing (cudaErrorIllegalState)`);
+    if (cap.origin !== s) throw new HostFault(`${where}: cudaStreamEndCapture must be called on the stream that began the capture ('${cap.origin.name}', at ${cap.where}) (cudaErrorStreamCaptureUnmatched)`);
     // every stream that joined must have joined back: its last nodes lie upstream of the origin's
     const originTips = cap.frontier.get(s) ?? [];
     const upstream = new Set<GraphNode>();
@@ -483,7 +483,7 @@ export class Runtime {
     for (const [other, tips] of cap.frontier) {
       if (other === s) continue;
       const loose = tips.filter((n) => !upstream.has(n));
-      if (loose.length) throw new UserError(`${where}: stream '${other.name}' joined the capture but its work (node ${loose[0]?.index}, made at ${loose[0]?.where}) does not rejoin '${s.name}' before the capture ends; record an event on it and wait on that event in '${s.name}' (cudaErrorStreamCaptureUnjoined)`);
+      if (loose.length) throw new HostFault(`${where}: stream '${other.name}' joined the capture but its work (node ${loose[0]?.index}, made at ${loose[0]?.where}) does not rejoin '${s.name}' before the capture ends; record an event on it and wait on that event in '${s.name}' (cudaErrorStreamCaptureUnjoined)`);
     }
     for (const other of cap.frontier.keys()) other.capture = null;
     this.captures.delete(cap);
@@ -496,7 +496,7 @@ export class Runtime {
   }
 
   graphInstantiate(g: Graph, where: string): GraphExecHandle {
-    if (g.destroyed) throw new UserError(`${where}: cudaGraphInstantiate of a destroyed graph (cudaErrorInvalidValue)`);
+    if (g.destroyed) throw new HostFault(`${where}: cudaGraphInstantiate of a destroyed graph (cudaErrorInvalidValue)`);
     topoOrder(g, where);
     checkAllocUse(g, where);
     // child graphs are laid out into the exec: a child's roots wait on the child node's deps, the
@@ -543,9 +543,9 @@ export class Runtime {
   execKernelNodeSetParams(h: GraphExecHandle, node: GraphNode, args: Record<string, unknown>, where: string): void {
     const exec = this.exec(h, where, 'cudaGraphExecKernelNodeSetParams');
     const en = exec.nodes.find((n) => n.node === node);
-    if (!en || en.work.kind !== 'kernel') throw new UserError(`${where}: cudaGraphExecKernelNodeSetParams: the node is not a kernel node of this executable graph (cudaErrorInvalidValue)`);
+    if (!en || en.work.kind !== 'kernel') throw new HostFault(`${where}: cudaGraphExecKernelNodeSetParams: the node is not a kernel node of this executable graph (cudaErrorInvalidValue)`);
     const params = en.work.def.params;
-    for (const k of Object.keys(args)) if (!(k in params)) throw new UserError(`${where}: kernel '${en.work.def.name}' has no parameter '${k}'; its parameters are ${Object.keys(params).join(', ')}`);
+    for (const k of Object.keys(args)) if (!(k in params)) throw new HostFault(`${where}: kernel '${en.work.def.name}' has no parameter '${k}'; its parameters are ${Object.keys(params).join(', ')}`);
     en.work = { ...en.work, args: { ...en.work.args, ...(args as typeof en.work.args) } };
   }
 
@@ -848,13 +848,13 @@ export class Runtime {
 
   /** block the host until `cond`; the call returns syncWakeNs after the awaited work's end */
   private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0): void {
-    if (this.inHostFn) throw new UserError(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
+    if (this.inHostFn) throw new HostFault(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
     const start = this.hostNow;
     this.clock.runUntil(this.hostNow);
     let waited = false;
     while (!cond()) {
       waited = true;
-      if (!this.clock.step()) throw new UserError(`${where}: ${name} waits for work that can never complete: ${this.stuck()}`);
+      if (!this.clock.step()) throw new HostFault(`${where}: ${name} waits for work that can never complete: ${this.stuck()}`);
     }
     const readyAt = waited ? Math.max(this.hostNow, endOf() + this.costs.host.syncWakeNs) : this.hostNow + this.costs.host.syncCallNs;
     this.hostNow = readyAt + extraNs;
@@ -877,12 +877,12 @@ export class Runtime {
   /** run the device until all work is done (the program's end) */
   drain(where: string): void {
     this.clock.runUntil(this.hostNow);
-    while (this.pending.size) if (!this.clock.step()) throw new UserError(`${where}: the program ended with work that can never complete: ${this.stuck()}`);
+    while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where}: the program ended with work that can never complete: ${this.stuck()}`);
     while (this.clock.step());
   }
 
   private apiCall(name: string, ns: number, where: string): void {
-    if (this.inHostFn) throw new UserError(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
+    if (this.inHostFn) throw new HostFault(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
     const start = this.hostNow;
     this.hostNow += ns;
     this.api.push({ name, startNs: start, endNs: this.hostNow, where });
@@ -896,14 +896,14 @@ export class Runtime {
   }
 
   private captureViolation(what: string, where: string, code: string): never {
-    throw new UserError(`${where}: ${what} is not allowed during stream capture (${code}); move it before cudaStreamBeginCapture or after cudaStreamEndCapture`);
+    throw new HostFault(`${where}: ${what} is not allowed during stream capture (${code}); move it before cudaStreamBeginCapture or after cudaStreamEndCapture`);
   }
 
   // ---- handles -----------------------------------------------------------------------------
 
   private stream(h: StreamHandle, where: string, api: string): Stream {
-    if (!(h instanceof Stream) || !this.streams.includes(h)) throw new UserError(`${where}: ${api}: not a stream of this program (cudaErrorInvalidResourceHandle)`);
-    if (h.destroyed) throw new UserError(`${where}: ${api} on stream '${h.name}', which was destroyed (cudaErrorInvalidResourceHandle)`);
+    if (!(h instanceof Stream) || !this.streams.includes(h)) throw new HostFault(`${where}: ${api}: not a stream of this program (cudaErrorInvalidResourceHandle)`);
+    if (h.destroyed) throw new HostFault(`${where}: ${api} on stream '${h.name}', which was destroyed (cudaErrorInvalidResourceHandle)`);
     return h;
   }
 
@@ -912,14 +912,14 @@ export class Runtime {
   }
 
   private event(h: EventHandle, where: string, api: string): Event {
-    if (!(h instanceof Event)) throw new UserError(`${where}: ${api}: not an event (cudaErrorInvalidResourceHandle)`);
-    if (h.destroyed) throw new UserError(`${where}: ${api} on an event that was destroyed (made at ${h.where}) (cudaErrorInvalidResourceHandle)`);
+    if (!(h instanceof Event)) throw new HostFault(`${where}: ${api}: not an event (cudaErrorInvalidResourceHandle)`);
+    if (h.destroyed) throw new HostFault(`${where}: ${api} on an event that was destroyed (made at ${h.where}) (cudaErrorInvalidResourceHandle)`);
     return h;
   }
 
   private exec(h: GraphExecHandle, where: string, api: string): GraphExec {
-    if (!(h instanceof GraphExec)) throw new UserError(`${where}: ${api}: not an executable graph; instantiate it with ctx.graphInstantiate (cudaErrorInvalidValue)`);
-    if (h.destroyed) throw new UserError(`${where}: ${api} on an executable graph that was destroyed (instantiated at ${h.where}) (cudaErrorInvalidValue)`);
+    if (!(h instanceof GraphExec)) throw new HostFault(`${where}: ${api}: not an executable graph; instantiate it with ctx.graphInstantiate (cudaErrorInvalidValue)`);
+    if (h.destroyed) throw new HostFault(`${where}: ${api} on an executable graph that was destroyed (instantiated at ${h.where}) (cudaErrorInvalidValue)`);
     return h;
   }
 
