@@ -1,6 +1,6 @@
 /**
  * How long lines live in the L2 behind a read-only stream, against our own H200 probe
- * (test/fidelity/probes/l2_copy_probe.cu, raw ncu CSVs beside it; kernels/l2_copy_lifetime.ts): each
+ * (test/fidelity/probes/l2_copy_probe.cu, raw ncu CSVs beside it; test/fidelity/probes/kernels/l2_copy_lifetime.ts): each
  * SM reads (or writes) its chunk of an 8 MiB buffer R, X MiB are streamed, each SM reads its chunk
  * again. What the second read finds separates the L2's policies:
  * - the clean copies far lines leave in the reader's (or writer's) near partition live as long as
@@ -22,7 +22,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { X_MIB } from '../../kernels/l2_copy_lifetime.js';
+import { X_MIB } from './probes/kernels/l2_copy_lifetime.js';
 import { fidelityReport } from './reports.js';
 
 type Mode = 'read' | 'write';

@@ -32,7 +32,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELAYS } from '../../kernels/l2_delay.js';
+import { DELAYS } from './probes/kernels/l2_delay.js';
 import { fidelityKernel, fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';

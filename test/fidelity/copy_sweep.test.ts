@@ -1,7 +1,7 @@
 /**
  * A copy's and a store kernel's DRAM write-backs against their size, against our own H200 probe
  * (test/fidelity/probes/l2_copy_sweep_probe.cu, raw ncu CSVs beside it, every configuration twice;
- * kernels/l2_copy_sweep.ts): micro.cu's coalesced 4-, 8- and 16-byte copies and 8-byte stores of
+ * test/fidelity/probes/kernels/l2_copy_sweep.ts): micro.cu's coalesced 4-, 8- and 16-byte copies and 8-byte stores of
  * 8-64 MiB, from ncu's flushed L2 (as the ground truth: 11 replay passes, the replay residue in the
  * L2) and from a clean full L2 followed by a read stream that writes back what the kernel left dirty.
  * What holds: no write-back while a copy fits (S <= 16 MiB in and out), then about one byte written
@@ -25,7 +25,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { SWEEP } from '../../kernels/l2_copy_sweep.js';
+import { SWEEP } from './probes/kernels/l2_copy_sweep.js';
 import { fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';

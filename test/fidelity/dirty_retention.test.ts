@@ -1,6 +1,6 @@
 /**
  * What the L2 keeps dirty at the end of a load-then-store kernel, against our own H200 probe
- * (test/fidelity/probes/l2_dirty_probe.cu, raw ncu CSV beside it; kernels/l2_dirty_retention.ts):
+ * (test/fidelity/probes/l2_dirty_probe.cu, raw ncu CSV beside it; test/fidelity/probes/kernels/l2_dirty_retention.ts):
  * DRAM bytes written = bytes stored - dirty bytes left in L2. On the H200 that depends on how many
  * bytes the resident warps have in flight: fewer resident warps (dynamic shared memory the kernel
  * never touches) or half the bytes per warp (the 8-byte kernel on twice the grid) leave less dirty

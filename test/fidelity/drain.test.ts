@@ -1,6 +1,6 @@
 /**
  * Where the write-backs a load-then-store kernel avoids go, against our own H200 probe
- * (test/fidelity/probes/l2_drain_probe.cu, raw ncu CSV beside it, two repetitions; kernels/l2_drain.ts):
+ * (test/fidelity/probes/l2_drain_probe.cu, raw ncu CSV beside it, two repetitions; test/fidelity/probes/kernels/l2_drain.ts):
  * each kernel runs between a clean L2 and a read stream, the L2 kept (application replay,
  * --cache-control none). The kernel's DRAM writes and the stream's (the dirty bytes the kernel left)
  * add up to the bytes stored (on the H200 within 0.4-0.9 MB): nothing is written back outside the

@@ -1,6 +1,6 @@
 /**
  * The shared-memory side of cp.async (LDGSTS) as ncu counts it, against our H200 probe
- * (test/fidelity/probes/ldgsts_probe.cu, kernels/ldgsts_probe.ts): per copy instruction, the shared
+ * (test/fidelity/probes/ldgsts_probe.cu, test/fidelity/probes/kernels/ldgsts_probe.ts): per copy instruction, the shared
  * total (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum, less op_ld/op_st and the per-warp baseline
  * of `ctrl`) and the bank conflicts. Every block does the same work, so 64 blocks stand for 1,024.
  */
@@ -26,7 +26,7 @@ let h200: Map<string, Metrics>;
 let ours: Map<string, Metrics>;
 
 beforeAll(async () => {
-  ({ h200, ours } = await probeMetrics('ldgsts_probe_h200.csv', 'kernels/ldgsts_probe.ts', 64));
+  ({ h200, ours } = await probeMetrics('ldgsts_probe_h200.csv', 'test/fidelity/probes/kernels/ldgsts_probe.ts', 64));
 }, 60_000);
 
 describe('cp.async (LDGSTS) shared-memory wavefronts vs the H200 probe', () => {

@@ -1,7 +1,7 @@
 /**
  * How much L2 room a line takes when the SM that reads or writes it is near its home partition and when
  * it is far, against our own H200 probe (test/fidelity/probes/l2_nearfar_probe.cu, its CSVs beside it;
- * kernels/l2_nearfar.ts): behind 2.25 MiB of dirty lines (2.36 MB), reads and stores of the first X MiB
+ * test/fidelity/probes/kernels/l2_nearfar.ts): behind 2.25 MiB of dirty lines (2.36 MB), reads and stores of the first X MiB
  * of a buffer in 4-KiB chunks, each chunk taken only by SMs of its home partition (near), only by SMs of
  * the other (far), or by any (mixed); the DRAM bytes written are what the kernel pushed out.
  * What holds: a far read keeps a copy in the near partition (far reads push the seed out at 28-32 MiB,
@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MODES, NF_READ_MIB, NF_STORE_MIB } from '../../kernels/l2_nearfar.js';
+import { MODES, NF_READ_MIB, NF_STORE_MIB } from './probes/kernels/l2_nearfar.js';
 import { fidelityReport } from './reports.js';
 
 const MB = 1e6;

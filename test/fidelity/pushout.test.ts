@@ -1,6 +1,6 @@
 /**
  * How much of an old dirty buffer kernels of each size push out of the L2, against our own H200 probe
- * (test/fidelity/probes/l2_pushout_probe.cu, its summary CSV beside it; kernels/l2_pushout.ts): u32
+ * (test/fidelity/probes/l2_pushout_probe.cu, its summary CSV beside it; test/fidelity/probes/kernels/l2_pushout.ts): u32
  * reads, copies and stores of micro.cu's family-1 shape, each from ncu's flushed L2 with its replay
  * residue (`seq`, 11 passes: arch ncuReplayDirtyBytes), and reads behind 2.25 MiB the application wrote
  * itself (`seed`, one pass, L2 kept). What holds: the residue is pushed out as the application's own old
@@ -36,7 +36,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COPY_MIB, READ_MIB, SEED_READ_MIB, STORE_MIB } from '../../kernels/l2_pushout.js';
+import { COPY_MIB, READ_MIB, SEED_READ_MIB, STORE_MIB } from './probes/kernels/l2_pushout.js';
 import { fidelityReport } from './reports.js';
 
 const MB = 1e6;

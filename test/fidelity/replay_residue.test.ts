@@ -1,6 +1,6 @@
 /**
  * What ncu's multi-pass replay leaves dirty, against our own H200 probe (test/fidelity/probes/
- * l2_excess_probe.cu, raw ncu CSVs beside it; kernels/l2_replay_residue.ts): kernels that stream
+ * l2_excess_probe.cu, raw ncu CSVs beside it; test/fidelity/probes/kernels/l2_replay_residue.ts): kernels that stream
  * 134-268 MB through the L2 under --cache-control all, replayed in 3 passes. The one without a
  * single store writes 2.35 MB to DRAM there (2.29-2.45 MB in 3 and 11 passes, 0.02 MB in one:
  * l2_tail_probe.cu): dirty lines that were in the L2 when the measured pass began. The emulator

@@ -1,6 +1,6 @@
 /**
  * Which lines the L2 gives up, against our own H200 probe (test/fidelity/probes/l2_request_probe.cu,
- * its two CSVs beside it, 8 runs of each kernel; kernels/l2_requests.ts): micro.cu's 4-byte copy under
+ * its two CSVs beside it, 8 runs of each kernel; test/fidelity/probes/kernels/l2_requests.ts): micro.cu's 4-byte copy under
  * ncu (11-pass replay, caches flushed) writes back part of the ~2.3 MB ncu's replay leaves dirty, and
  * more the more of the lines it copies the same SM reads a second time after the first read was
  * served (.cg): a set that needs room passes over the clean lines read twice, and reaches the

@@ -1,6 +1,6 @@
 /**
  * What the L2 holds after a copy, against our own H200 probe (test/fidelity/probes/
- * l2_residency_probe.cu, raw ncu CSV beside it, two repetitions; kernels/l2_residency.ts): micro.cu's
+ * l2_residency_probe.cu, raw ncu CSV beside it, two repetitions; test/fidelity/probes/kernels/l2_residency.ts): micro.cu's
  * 8- and 16-byte coalesced copies between a clean L2 and a newest-first read-back of their output or
  * input buffer (application replay, --cache-control none). The read-back's L2 read hits and DRAM reads
  * say how much of the buffer the copy left resident (the H200: 44 % / 37 % of the 8-byte copy's

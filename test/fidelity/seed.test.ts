@@ -1,7 +1,7 @@
 /**
  * How much of a small, old dirty buffer a kernel pushes out of the L2, against our own H200 probe
  * (test/fidelity/probes/l2_seed_probe.cu, `split` mode, raw ncu CSV beside it, two repetitions;
- * kernels/l2_seed.ts): after a clean-up stream, 0 / 2.25 / 4.5 MiB of stores (the seed), then a 16 MiB
+ * test/fidelity/probes/kernels/l2_seed.ts): after a clean-up stream, 0 / 2.25 / 4.5 MiB of stores (the seed), then a 16 MiB
  * u32 copy, stride-2 copy or store kernel. The kernel's DRAM writes less the unseeded kernel's are the
  * seed lines it pushed out. What holds: the stride-2 copy (80 MiB of lines with its near-partition
  * copies) pushes out the whole seed, the store kernel (dirty room to spare) none of it, as on the H200.
@@ -19,7 +19,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { SEED_MIB, SEED_MODES } from '../../kernels/l2_seed.js';
+import { SEED_MIB, SEED_MODES } from './probes/kernels/l2_seed.js';
 import { fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';

@@ -1,6 +1,6 @@
 /**
  * How much dirty data the L2 keeps, by persisting set-aside, against our own H200 probe
- * (test/fidelity/probes/l2_setaside_probe.cu, raw ncu CSVs beside it; kernels/l2_setaside.ts): with
+ * (test/fidelity/probes/l2_setaside_probe.cu, raw ncu CSVs beside it; test/fidelity/probes/kernels/l2_setaside.ts): with
  * no persisting access anywhere, 64 MiB of stores leave 28.5 MB dirty with 0-4 sixteenths of the L2
  * set aside and 22.9 / 15.7 / 8.7 MB with 6 / 8 / 10 (src/memory/l2Cache.ts dirtyWays, cleanWays);
  * a copy of 16 MiB writes nothing back until the set-aside leaves it no room (10/16: 8.9 MB). So the
@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
-import { SIXTEENTHS } from '../../kernels/l2_setaside.js';
+import { SIXTEENTHS } from './probes/kernels/l2_setaside.js';
 import { fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';

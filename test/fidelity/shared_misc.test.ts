@@ -1,6 +1,6 @@
 /**
  * The shared-memory wavefronts of kernels that use no shared memory (ncu's op_misc), against our H200
- * probe (test/fidelity/probes/shared_misc_probe.cu, kernels/shared_misc_probe.ts): one per warp for
+ * probe (test/fidelity/probes/shared_misc_probe.cu, test/fidelity/probes/kernels/shared_misc_probe.ts): one per warp for
  * each S2R of a per-thread register (SR_TID.X, SR_TID.Y, SR_LANEID), none for the block index, the SM
  * id, VOTE, MATCH or a kernel without special registers; a SHFL counts one (the H200 1.17-1.41). Every
  * block does the same, so 64 blocks stand for 1,024.
@@ -18,7 +18,7 @@ let h200: Map<string, Metrics>;
 let ours: Map<string, Metrics>;
 
 beforeAll(async () => {
-  ({ h200, ours } = await probeMetrics('shared_misc_probe_h200.csv', 'kernels/shared_misc_probe.ts', 64));
+  ({ h200, ours } = await probeMetrics('shared_misc_probe_h200.csv', 'test/fidelity/probes/kernels/shared_misc_probe.ts', 64));
 }, 60_000);
 
 describe('shared-pipe wavefronts of special-register reads and warp primitives vs the H200 probe', () => {

@@ -1,7 +1,7 @@
 /**
  * Partial-sector stores of neighbouring warps reaching the L2 as one write, against our own H200 probe
  * (test/fidelity/probes/l2_store_merge_probe.cu, raw ncu CSV beside it, two repetitions;
- * kernels/l2_store_merge.ts): L2 write sectors per L1 store sector for misaligned u32 stores with 256 /
+ * test/fidelity/probes/kernels/l2_store_merge.ts): L2 write sectors per L1 store sector for misaligned u32 stores with 256 /
  * 32 / 1024 threads per block, in reverse warp order, with late odd warps, as a copy, two stride-2
  * stores of one warp, and u8 stores. The model combines the partial sectors of a block's warps issued
  * together and of one warp's consecutive stores (src/memory/storeCombiner.ts); the H200 combines 82-88 %

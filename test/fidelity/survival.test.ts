@@ -33,7 +33,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_LINES, SAMPLE_STRIDE, SURVIVAL_RUNS, WORD_RUNS } from '../../kernels/l2_survival.js';
+import { SAMPLE_LINES, SAMPLE_STRIDE, SURVIVAL_RUNS, WORD_RUNS } from './probes/kernels/l2_survival.js';
 import { getArch } from '../../src/arch/index.js';
 import { fidelityReport } from './reports.js';
 

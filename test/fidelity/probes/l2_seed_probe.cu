@@ -8,7 +8,7 @@
 //   `fused` (ncu --cache-control all): one launch writes the seed, meets at a grid barrier, then runs
 //           the kernel: it starts from ncu's flushed (empty) L2;
 //   `split` (--cache-control none): a 128 MiB read-only stream (a clean full L2), the seed kernel, the
-//           kernel; a last stream at the end. What kernels/l2_seed.ts can launch.
+//           kernel; a last stream at the end. What test/fidelity/probes/kernels/l2_seed.ts can launch.
 // One replay pass (few metrics): no replay residue. Every configuration twice.
 #include <cstdio>
 #include <cstdlib>

@@ -9,8 +9,8 @@
  * rest. The probe's clean-up streams 512 MiB; 128 MiB clean everything here.
  */
 import { defineProgram, u32, u64, u8 } from 'warpsight';
-import { G_THREADS } from './lib/groundtruth.js';
-import { MIB, readStream } from './lib/readStream.js';
+import { G_THREADS } from '../../../../kernels/lib/groundtruth.js';
+import { MIB, readStream } from './readStream.js';
 import { U128, probe } from './l2_dirty_retention.js';
 
 const CLEAN_MIB = 128;

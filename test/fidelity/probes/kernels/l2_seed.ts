@@ -8,7 +8,7 @@
  * threads per SM, as the probe. Profile it with --cache-control none.
  */
 import { defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
-import { I4, MIB, SMS, gridStride, readStream } from './lib/readStream.js';
+import { I4, MIB, SMS, gridStride, readStream } from './readStream.js';
 
 const BLOCK = 256;
 const GRID = SMS * 8;

@@ -6,8 +6,8 @@
  * DRAM writes are the dirty bytes the kernel left: how much dirty data the L2 keeps, by set-aside.
  */
 import { defineProgram, u32, u8 } from 'warpsight';
-import { G_THREADS } from './lib/groundtruth.js';
-import { MIB, readStream } from './lib/readStream.js';
+import { G_THREADS } from '../../../../kernels/lib/groundtruth.js';
+import { MIB, readStream } from './readStream.js';
 import { storeOnly } from './l2_drain.js';
 import { probe } from './l2_dirty_retention.js';
 

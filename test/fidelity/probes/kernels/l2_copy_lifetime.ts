@@ -9,7 +9,7 @@
  * 512 MiB read stream, here 128 MiB (as thorough: two L2s of lines and their copies).
  */
 import { defineKernel, defineProgram, ptr, u32 } from 'warpsight';
-import { I4, MIB, SMS, keep, readStream } from './lib/readStream.js';
+import { I4, MIB, SMS, keep, readStream } from './readStream.js';
 
 /** int4 per block: the probe's rBytes / 16 / sms */
 const CHUNK = Math.floor((8 * MIB) / 16 / SMS);

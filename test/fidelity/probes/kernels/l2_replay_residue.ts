@@ -6,7 +6,7 @@
  * IDs 1, 4 and 5 (0, 2 and 3 are micro.cu's g_ld_u8/u16/u32_stride32).
  */
 import { type ScalarType, defineKernel, ptr, u8, u32 } from 'warpsight';
-import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
+import { G_THREADS, patternBuffer } from '../../../../kernels/lib/groundtruth.js';
 
 const BYTES = new Map<ScalarType, number>([[u8, 1], [u32, 4]]);
 

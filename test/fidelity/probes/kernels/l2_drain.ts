@@ -9,8 +9,8 @@
  * leaves more of its stores dirty.
  */
 import { defineKernel, defineProgram, ptr, u32, u64, u8 } from 'warpsight';
-import { G_THREADS } from './lib/groundtruth.js';
-import { MIB, readStream } from './lib/readStream.js';
+import { G_THREADS } from '../../../../kernels/lib/groundtruth.js';
+import { MIB, readStream } from './readStream.js';
 import { U128, type Variant, probe } from './l2_dirty_retention.js';
 
 const KB = 1024;

@@ -6,7 +6,7 @@
  * left dirty does not depend on how long it takes.
  */
 import { defineKernel, f32, i32, ptr } from 'warpsight';
-import { G_THREADS } from './lib/groundtruth.js';
+import { G_THREADS } from '../../../../kernels/lib/groundtruth.js';
 
 /** the delays profiled here (the probe also ran D = 512: 284 µs, 200M warp instructions to interpret) */
 export const DELAYS = [0, 8, 32, 128] as const;

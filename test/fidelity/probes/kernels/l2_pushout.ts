@@ -10,7 +10,7 @@
  *   2.25 MiB of 16-byte stores to a third buffer (an old dirty buffer the application wrote).
  */
 import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
-import { I4, MIB, keep } from './lib/readStream.js';
+import { I4, MIB, keep } from './readStream.js';
 import { probe } from './l2_dirty_retention.js';
 import { indexStores } from './l2_copy_sweep.js';
 

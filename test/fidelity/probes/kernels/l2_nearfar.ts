@@ -12,7 +12,7 @@
  * the homes by latency; the program asks the emulator (ProgramContext.l2HomeOf / l2PartitionOfSm).
  */
 import { type ProgramContext, defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
-import { MIB, SMS, readStream } from './lib/readStream.js';
+import { MIB, SMS, readStream } from './readStream.js';
 import { dirtySeeder } from './l2_pushout.js';
 
 const BLOCK = 256;

@@ -9,7 +9,7 @@
  * (test/fidelity/reread.test.ts).
  */
 import { type KernelBuilder, type PtrVal, type Val, defineKernel, ptr, u8, u32, u64 } from 'warpsight';
-import { G_THREADS, patternBuffer, patternWord, sampleIndices } from './lib/groundtruth.js';
+import { G_THREADS, patternBuffer, patternWord, sampleIndices } from '../../../../kernels/lib/groundtruth.js';
 
 const IN_SEED = 0x1234567;
 const HOT_SEED = 0x2468ace;

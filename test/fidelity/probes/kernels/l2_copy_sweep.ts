@@ -6,7 +6,7 @@
  * left (profile it with --cache-control none). The probe streams 512 MiB; 128 MiB clean everything here.
  */
 import { defineKernel, defineProgram, ptr, u32, u64, u8 } from 'warpsight';
-import { MIB, readStream } from './lib/readStream.js';
+import { MIB, readStream } from './readStream.js';
 import { U128, type Variant, probe } from './l2_dirty_retention.js';
 
 const CLEAN_MIB = 128;

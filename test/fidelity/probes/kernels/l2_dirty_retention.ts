@@ -9,7 +9,7 @@
  * 16-byte accesses (71 MB of L2 store sectors, not the 134 MB of two half-sector stores).
  */
 import { type ElemType, type Val, type VecVal, defineKernel, ptr, u8, u32, u64, vec } from 'warpsight';
-import { G_THREADS, patternBuffer } from './lib/groundtruth.js';
+import { G_THREADS, patternBuffer } from '../../../../kernels/lib/groundtruth.js';
 
 export const U128 = vec(u32, 4);
 const BYTES = new Map<ElemType, number>([[u8, 1], [u32, 4], [u64, 8], [U128, 16]]);

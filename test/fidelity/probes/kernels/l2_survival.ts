@@ -13,7 +13,7 @@
 import { defineKernel, defineProgram, ptr, u32, u8 } from 'warpsight';
 import { probe } from './l2_dirty_retention.js';
 import { dirtySeeder, readOnce } from './l2_pushout.js';
-import { MIB, keep, readStream } from './lib/readStream.js';
+import { MIB, keep, readStream } from './readStream.js';
 
 const BLOCK = 256;
 const SEED_BYTES = 2.25 * MIB;
