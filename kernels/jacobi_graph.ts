@@ -77,6 +77,25 @@ function iteration(ctx: ProgramContext, st: Setup, src: DevicePtr, dst: DevicePt
 
 const defaults = { nx: 128, ny: 128, tol: 1e-4, iterMax: 400 };
 
+/**
+ * the seed's loop: submit iteration i, wait for its norm, until it is below tol or iterMax; then the
+ * figures both versions report (the field is in a_new after an odd number of iterations)
+ */
+function solve(ctx: ProgramContext, st: Setup, s: ReturnType<ProgramContext['streamCreate']>, nx: number, ny: number, tol: number, iterMax: number, submit: (i: number) => void): void {
+  let iter = 0;
+  let norm = 1;
+  while (norm > tol && iter < iterMax) {
+    submit(iter);
+    ctx.streamSynchronize(s);
+    norm = readNorm(st);
+    iter++;
+  }
+  ctx.value('iterations', iter);
+  ctx.value('l2_norm', norm);
+  ctx.value('field_checksum', checksum(ctx.host, iter % 2 ? st.aNew : st.a, nx, ny));
+  ctx.value('us_per_iteration', ctx.hostTimeNs() / 1000 / iter, 'us');
+}
+
 export const jacobiStreams = defineProgram({
   name: 'jacobi_streams',
   description: 'seed 003 Jacobi: each iteration submitted call by call, norm checked every iteration',
@@ -84,20 +103,11 @@ export const jacobiStreams = defineProgram({
   run: (ctx, { nx, ny, tol, iterMax }) => {
     const st = setup(ctx, nx as number, ny as number);
     const s = ctx.streamCreate({ nonBlocking: true, name: 'compute stream' });
-    let [src, dst] = [st.a, st.aNew];
-    let iter = 0;
-    let norm = 1;
-    while (norm > (tol as number) && iter < (iterMax as number)) {
+    // iteration i reads a (even) or a_new (odd) and writes the other
+    solve(ctx, st, s, nx as number, ny as number, tol as number, iterMax as number, (i) => {
+      const [src, dst] = i % 2 ? [st.aNew, st.a] : [st.a, st.aNew];
       iteration(ctx, st, src, dst, s, nx as number, ny as number);
-      ctx.streamSynchronize(s);
-      norm = readNorm(st);
-      [src, dst] = [dst, src];
-      iter++;
-    }
-    ctx.value('iterations', iter);
-    ctx.value('l2_norm', norm);
-    ctx.value('field_checksum', checksum(ctx.host, src, nx as number, ny as number));
-    ctx.value('us_per_iteration', ctx.hostTimeNs() / 1000 / iter, 'us');
+    });
   },
 });
 
@@ -120,18 +130,7 @@ export const jacobiGraph = defineProgram({
       return { exec: ctx.graphInstantiate(g), graph: g };
     });
     ctx.value('dot_bytes', ctx.graphDebugDotPrint((execs[0] as (typeof execs)[number]).graph).length);
-    let iter = 0;
-    let norm = 1;
-    while (norm > (tol as number) && iter < (iterMax as number)) {
-      ctx.graphLaunch((execs[iter % 2] as (typeof execs)[number]).exec, s);
-      ctx.streamSynchronize(s);
-      norm = readNorm(st);
-      iter++;
-    }
-    ctx.value('iterations', iter);
-    ctx.value('l2_norm', norm);
-    ctx.value('field_checksum', checksum(ctx.host, iter % 2 ? st.aNew : st.a, nx as number, ny as number));
-    ctx.value('us_per_iteration', ctx.hostTimeNs() / 1000 / iter, 'us');
+    solve(ctx, st, s, nx as number, ny as number, tol as number, iterMax as number, (i) => ctx.graphLaunch((execs[i % 2] as (typeof execs)[number]).exec, s));
   },
 });
 

@@ -8,21 +8,8 @@
  *
  *   warpsight profile kernels/launch_overhead.ts --param n=1000
  */
-import { defineKernel, defineProgram, i32, ptr } from 'warpsight';
-
-const tiny = defineKernel({
-  name: 'tiny_kernel',
-  description: 'if (threadIdx.x == 0) p[blockIdx.x] += 1;',
-  params: { p: ptr('global', i32) },
-  launch: { grid: 1, block: 32 },
-  setup: (host) => ({ p: host.alloc(i32, 1024, 'p') }),
-  body: (k, { p }) => {
-    k.if(k.threadIdx.x.eq(0), () => {
-      const at = p.at(k.blockIdx.x);
-      at.store(at.get().add(1));
-    });
-  },
-});
+import { defineProgram, i32 } from 'warpsight';
+import { tiny } from './lib/tiny.js';
 
 /** median of a series, as micro.cu takes it (the upper middle) */
 function median(v: number[]): number {

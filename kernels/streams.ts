@@ -31,31 +31,28 @@ const spin = defineKernel({
 /** 66 blocks of 32 threads with 120 KiB of shared memory each: one block per SM, half of an H200 */
 const HALF = { grid: 66, block: 32, dynamicShared: 120 * 1024 } as const;
 
+/** the two half-GPU kernels, each on its own stream or both on one */
+function twoHalves(ctx: ProgramContext, trips: number, streams: 1 | 2): void {
+  const out = ctx.malloc(66 * 32 * 4 * 2, 'out');
+  const a = ctx.streamCreate({ nonBlocking: true, name: 'stream A' });
+  const b = streams === 2 ? ctx.streamCreate({ nonBlocking: true, name: 'stream B' }) : a;
+  ctx.launch(spin, { out, trips }, HALF, { stream: a });
+  ctx.launch(spin, { out: ctx.host.offset(out, f32, 66 * 32), trips }, HALF, { stream: b });
+  ctx.deviceSynchronize();
+}
+
 export const twoStreams = defineProgram({
   name: 'two_streams',
   description: 'two half-GPU kernels on two streams: they run side by side',
   defaults: { trips: 10000 },
-  run: (ctx, { trips }) => {
-    const out = ctx.malloc(66 * 32 * 4 * 2, 'out');
-    const a = ctx.streamCreate({ nonBlocking: true, name: 'stream A' });
-    const b = ctx.streamCreate({ nonBlocking: true, name: 'stream B' });
-    ctx.launch(spin, { out, trips }, HALF, { stream: a });
-    ctx.launch(spin, { out: ctx.host.offset(out, f32, 66 * 32), trips }, HALF, { stream: b });
-    ctx.deviceSynchronize();
-  },
+  run: (ctx, { trips }) => twoHalves(ctx, trips as number, 2),
 });
 
 export const oneStream = defineProgram({
   name: 'one_stream',
   description: 'the same two half-GPU kernels on one stream: one after the other',
   defaults: { trips: 10000 },
-  run: (ctx, { trips }) => {
-    const out = ctx.malloc(66 * 32 * 4 * 2, 'out');
-    const a = ctx.streamCreate({ nonBlocking: true, name: 'stream A' });
-    ctx.launch(spin, { out, trips }, HALF, { stream: a });
-    ctx.launch(spin, { out: ctx.host.offset(out, f32, 66 * 32), trips }, HALF, { stream: a });
-    ctx.deviceSynchronize();
-  },
+  run: (ctx, { trips }) => twoHalves(ctx, trips as number, 1),
 });
 
 export const falseDependency = defineProgram({

@@ -16,16 +16,10 @@ import type { Runtime } from './runtime.js';
 import { type CopyEnd, type EventHandle, type EventOptions, type GraphExecHandle, HostBuffer, type StreamHandle, type StreamOptions, type WorkSpec } from './types.js';
 
 /** the device controls a program reaches besides the runtime (the profiling session's) */
-export interface DeviceControls {
-  readonly host: Host;
-  readonly mem: DeviceMemory;
-  setPersistingL2Limit(bytes: number): void;
-  persistingL2Limit(): number;
-  setAccessPolicyWindow(w: AccessPolicyWindowSpec | null): void;
-  resetPersistingL2Cache(): void;
-  l2PartitionOfSm(sm: number): number;
-  l2HomeOf(p: DevicePtr, byteOffset?: number): number;
-}
+export type DeviceControls = { readonly mem: DeviceMemory } & Pick<
+  ProgramContext,
+  'host' | 'setPersistingL2Limit' | 'persistingL2Limit' | 'setAccessPolicyWindow' | 'resetPersistingL2Cache' | 'l2PartitionOfSm' | 'l2HomeOf'
+>;
 
 /** ctx.host for programs: a host access first lets the device finish what was submitted */
 class SyncedHost extends Host {

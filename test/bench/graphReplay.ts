@@ -3,20 +3,8 @@
  * launches, replayed ten times), as family 9's graph replay does at scale. Every kernel runs in the
  * interpreter; the runtime's own event queue carries every launch, block and node.
  */
-import { defineKernel, defineProgram, i32, ptr } from '../../src/api.js';
-
-const tiny = defineKernel({
-  name: 'tiny_kernel',
-  params: { p: ptr('global', i32) },
-  launch: { grid: 1, block: 32 },
-  setup: (host) => ({ p: host.alloc(i32, 1024, 'p') }),
-  body: (k, { p }) => {
-    k.if(k.threadIdx.x.eq(0), () => {
-      const at = p.at(k.blockIdx.x);
-      at.store(at.get().add(1));
-    });
-  },
-});
+import { defineProgram, i32 } from '../../src/api.js';
+import { tiny } from '../../kernels/lib/tiny.js';
 
 export default defineProgram({
   name: 'graph_replay_10k',
