@@ -19,8 +19,6 @@ interface Cached {
 export class MemPool {
   releaseThreshold = 0;
   private cached: Cached[] = [];
-  /** bytes the pool holds: handed out and cached */
-  reservedBytes = 0;
 
   /** a cached block for `bytes` on `stream`, or null (the pool must grow) */
   take(bytes: number, stream: number): DevicePtr | null {
@@ -28,10 +26,6 @@ export class MemPool {
     if (i < 0) return null;
     const [c] = this.cached.splice(i, 1);
     return (c as Cached).ptr;
-  }
-
-  grow(bytes: number): void {
-    this.reservedBytes += bytes;
   }
 
   give(ptr: DevicePtr, bytes: number, stream: number, freed: () => boolean): void {
@@ -46,7 +40,6 @@ export class MemPool {
     for (const c of this.cached) {
       if (c.freed() && keep > this.releaseThreshold) {
         keep -= c.bytes;
-        this.reservedBytes -= c.bytes;
         out.push(c.ptr);
       } else kept.push(c);
     }

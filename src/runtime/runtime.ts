@@ -428,11 +428,7 @@ export class Runtime {
     }
     const hit = this.pool.take(bytes, s.id);
     this.apiCall('cudaMallocAsync', hit ? this.costs.host.mallocAsyncPairNs / 2 : this.costs.host.poolGrowNs, where);
-    let ptr = hit;
-    if (!ptr) {
-      this.pool.grow(bytes);
-      ptr = alloc(bytes, `mallocAsync (${where})`);
-    }
+    const ptr = hit ?? alloc(bytes, `mallocAsync (${where})`);
     this.enqueue(s, { kind: 'alloc', ptr, bytes }, where);
     return ptr;
   }
@@ -790,14 +786,14 @@ export class Runtime {
         done(t);
         return;
       case 'graph': {
-        this.runGraph(work.exec as GraphExec, work.works ?? (work.exec as GraphExec).nodes.map((n) => n.work), t, s, where, entry('graph', `graph ${(work.exec as GraphExec).id}`), done);
+        this.runGraph(work.exec as GraphExec, work.works ?? (work.exec as GraphExec).nodes.map((n) => n.work), t, s, entry('graph', `graph ${(work.exec as GraphExec).id}`), done);
         return;
       }
     }
   }
 
   /** a graph launch: nodes start when their dependencies complete; done when every node is */
-  private runGraph(exec: GraphExec, works: readonly WorkSpec[], t: number, s: Stream, where: string, rec: TimelineOp, done: (end: number) => void): void {
+  private runGraph(exec: GraphExec, works: readonly WorkSpec[], t: number, s: Stream, rec: TimelineOp, done: (end: number) => void): void {
     const n = exec.nodes.length;
     const left = new Int32Array(n);
     const depEnd = new Float64Array(n);
@@ -841,7 +837,6 @@ export class Runtime {
     };
     for (let i = 0; i < n; i++) left[i] = (exec.nodes[i] as ExecNode).deps.length;
     for (let i = 0; i < n; i++) if (left[i] === 0) schedule(i);
-    void where;
   }
 
   // ---- the host's waits ---------------------------------------------------------------------
@@ -858,8 +853,8 @@ export class Runtime {
     }
     const readyAt = waited ? Math.max(this.hostNow, endOf() + this.costs.host.syncWakeNs) : this.hostNow + this.costs.host.syncCallNs;
     this.hostNow = readyAt + extraNs;
-    // released pool memory beyond the threshold at a synchronize
-    this.pool.trim();
+    // the pool gives what it holds beyond its release threshold back at a synchronize
+    for (const p of this.pool.trim()) this.mem.free(p.allocation);
     this.api.push({ name, startNs: start, endNs: this.hostNow, where });
   }
 

@@ -408,13 +408,19 @@ describe('events, allocation, copies', () => {
           for (let i = 0; i < 3; i++) {
             ctx.freeAsync(ctx.mallocAsync(1 << 20, s), s);
             ctx.streamSynchronize(s);
+            live.push(ctx.host.mem.allocations().length);
           }
         },
       });
     const calls = (p: ProgramRun): number[] => p.timeline.api.filter((a) => a.name === 'cudaMallocAsync').map((a) => a.endNs - a.startNs);
-    // threshold 0: each synchronize gives the block back, each allocation grows the pool again
+    // threshold 0: each synchronize gives the block back (to the device: nothing accumulates), each
+    // allocation grows the pool again
+    let live: number[] = [];
     expect(calls(run(program_(0)))).toEqual([C.host.poolGrowNs, C.host.poolGrowNs, C.host.poolGrowNs]);
+    expect(new Set(live).size).toBe(1);
+    live = [];
     expect(calls(run(program_(2 ** 40)))).toEqual([C.host.poolGrowNs, C.host.mallocAsyncPairNs / 2, C.host.mallocAsyncPairNs / 2]);
+    expect(new Set(live).size).toBe(1);
   });
 
   it('cudaFree waits for the device; the MallocFreeInLoop rule fires on the seed example, not on its async form', async () => {
