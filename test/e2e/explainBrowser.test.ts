@@ -4,25 +4,19 @@
  * the CSP), where all 32 lanes sit in bank 0; a click on the line itself folds it again. Skipped
  * where Chromium is absent (CHROMIUM_PATH names another binary).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { profileFile } from '../../src/profile.js';
-import { renderHtml } from '../../src/report/html/index.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUT = resolve('out/e2e');
+import { HAVE_CHROMIUM, OUT, launchChromium, openReport } from './browser.js';
 const TRANSPOSE = 'kernels/transpose.ts';
 const COLUMN_LINE = readFileSync(TRANSPOSE, 'utf8').split('\n').findIndex((l) => l.includes('dst.store(col.at(j).get())')) + 1;
 
-describe.skipIf(!existsSync(CHROMIUM))('explained lines in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('explained lines in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -30,16 +24,7 @@ describe.skipIf(!existsSync(CHROMIUM))('explained lines in Chromium', () => {
 
   it('a click on the column-read line shows its 32 lanes in one bank', async () => {
     const report = await profileFile({ file: TRANSPOSE, kernel: 'sh_transpose_32x32_bd32x32', params: { width: '128' }, timing: false, explain: 'all' });
-    const file = join(OUT, 'explain.html');
-    writeFileSync(file, await renderHtml(report, { sections: ['SourceCounters'] }));
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('body[data-rendered]', { timeout: 20_000 });
+    const { page, errors } = await openReport(browser, report, 'explain', { sections: ['SourceCounters'] }, 20_000);
     const fold = `#k0-explain-L${COLUMN_LINE}`;
     expect(await page.$eval(fold, (d) => (d as HTMLDetailsElement).open)).toBe(false);
     await page.click(`table.hotspots a[href="${fold}"]`);

@@ -4,72 +4,32 @@
  * kernel name stays text, and a report of the 4M-thread global kernels draws in under 2 s.
  * Skipped where Chromium is absent (set CHROMIUM_PATH to use another binary).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Report } from '../../types/report.schema.js';
-import { renderHtml } from '../../src/report/html/index.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUT = resolve('out/e2e');
+import { HAVE_CHROMIUM, OUT, type Opened, launchChromium, openReport } from './browser.js';
 const baseline = JSON.parse(readFileSync('reports/baseline.json', 'utf8')) as Report;
 
 function only(...names: string[]): Report {
   return { ...baseline, kernels: baseline.kernels.filter((k) => names.includes(k.name)) };
 }
 
-interface Opened {
-  page: Page;
-  errors: string[];
-  requests: string[];
-  dialogs: string[];
-  renderMs: number;
-}
 
-describe.skipIf(!existsSync(CHROMIUM))('HTML report in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function open(report: Report, name: string): Promise<Opened> {
-    const file = join(OUT, `${name}.html`);
-    writeFileSync(file, await renderHtml(report));
-    const url = pathToFileURL(file).href;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    const requests: string[] = [];
-    const dialogs: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.route('**/*', async (route) => {
-      const u = route.request().url();
-      if (u === url) return route.continue();
-      requests.push(u);
-      return route.abort();
-    });
-    await page.goto(url);
-    await page.waitForSelector('body[data-rendered]', { timeout: 20_000 });
-    const renderMs = Number(await page.getAttribute('body', 'data-render-ms'));
-    return { page, errors, requests, dialogs, renderMs };
-  }
+  const open = (report: Report, name: string): Promise<Opened> => openReport(browser, report, name, {}, 20_000);
+
 
   it('renders every section and chart of the transpose kernel, offline and without errors', async () => {
     const report = only('sh_transpose_32x32_bd32x8');

@@ -7,81 +7,38 @@
  * program of thousands of operations is merged down to a drawable number of bars and opens quickly.
  * Skipped where Chromium is absent (set CHROMIUM_PATH to use another binary).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Report } from '../../types/report.schema.js';
 import { profileFile } from '../../src/profile.js';
-import { renderHtml } from '../../src/report/html/index.js';
 import { API_ROW, MAX_TIMELINE_BARS, timelineData } from '../../src/report/charts/timeline.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUT = resolve('out/e2e');
+import { renderHtml } from '../../src/report/html/index.js';
+import { HAVE_CHROMIUM, OUT, type Opened, launchChromium, openReport } from './browser.js';
 const BARS = 'figure[data-kind="timeline"] g.timeline_marks path';
 
-interface Opened {
-  page: Page;
-  errors: string[];
-  requests: string[];
-  dialogs: string[];
-  renderMs: number;
-  html: string;
-}
 
 /** the bars' accessible labels: `<kind> <name> on <row> …` */
 const barLabels = (page: Page): Promise<string[]> => page.$$eval(BARS, (ps) => ps.map((p) => p.getAttribute('aria-label') ?? ''));
 
-describe.skipIf(!existsSync(CHROMIUM))('program timeline in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('program timeline in Chromium', () => {
   let browser: Browser;
   let falseDep: Report;
   let mallocSync: Report;
 
   beforeAll(async () => {
-    mkdirSync(OUT, { recursive: true });
     [falseDep, mallocSync] = await Promise.all([
       profileFile({ file: 'kernels/streams.ts', kernel: 'false_dependency' }),
       profileFile({ file: 'kernels/streams.ts', kernel: 'malloc_sync' }),
     ]);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function open(report: Report, name: string): Promise<Opened> {
-    const file = join(OUT, `${name}.html`);
-    const html = await renderHtml(report);
-    writeFileSync(file, html);
-    const url = pathToFileURL(file).href;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    const errors: string[] = [];
-    const requests: string[] = [];
-    const dialogs: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.route('**/*', async (route) => {
-      const u = route.request().url();
-      if (u === url) return route.continue();
-      requests.push(u);
-      return route.abort();
-    });
-    await page.goto(url);
-    await page.waitForSelector('body[data-rendered]', { timeout: 30_000 });
-    const renderMs = Number(await page.getAttribute('body', 'data-render-ms'));
-    return { page, errors, requests, dialogs, renderMs, html };
-  }
+  const open = (report: Report, name: string): Promise<Opened> => openReport(browser, report, name);
+
 
   it('false_dependency: a bar per kernel and API call, stream 8 sharing queue 0 outlined, summaries beside', async () => {
     const program = falseDep.programs?.[0];

@@ -8,6 +8,7 @@
 import { betterDirection } from '../../metrics/registry.js';
 import { type Comparison, type KernelComparison, type MetricDelta, formatPct, summarizeComparison } from '../compare.js';
 import { formatNumber } from '../format.js';
+import { documentStart } from './document.js';
 import { escapeHtml } from './escape.js';
 import { PAGE_CSS } from './style.js';
 
@@ -70,13 +71,7 @@ export function renderCompareHtml(c: Comparison, names: { base: string; new: str
   const csp = ["default-src 'none'", "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'"].join('; ');
   const links = c.kernels.map((k, i) => `<a href="#kernel-${i}">${escapeHtml(k.name)}</a>`).join('');
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${PAGE_CSS}${COMPARE_CSS}</style>`,
-    '</head><body>',
+    ...documentStart(title, csp, `${PAGE_CSS}${COMPARE_CSS}`),
     `<header><h1>${escapeHtml(title)}</h1>`,
     `<p class="summary">${escapeHtml(summarizeComparison(c))}</p>`,
     '<p class="legend"><span style="background:#f8c9c4">threshold crossed</span><span style="background:#fde8e6">worse</span><span style="background:#e6f4e6">better</span><span style="background:#fdf6dc">changed (no better direction)</span></p>',

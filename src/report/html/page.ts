@@ -18,6 +18,7 @@ import { formatMetric, formatNumber, formatSpeedup } from '../format.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction } from '../sourceLines.js';
 import { kernelHeaderLine } from '../terminal.js';
 import type { Bundles } from './bundles.js';
+import { documentStart } from './document.js';
 import { escapeHtml, jsonForScript } from './escape.js';
 import { EXPLAIN_SECTION, explainHtml, explainLineId, explainedLines } from './explain.js';
 import { programHtml, TIMELINE_SECTION } from './program.js';
@@ -247,13 +248,7 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
   const { device, tool, options } = report;
   const pageNotes = (opts.notes ?? []).map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${PAGE_CSS}</style>`,
-    '</head><body>',
+    ...documentStart(title, csp, PAGE_CSS),
     `<header><h1>${escapeHtml(title)}</h1>`,
     `<p class="device">${escapeHtml(device.name)} (CC ${escapeHtml(device.cc)}, ${device.smCount} SMs) · ${escapeHtml(tool.name)} ${escapeHtml(tool.version)} · cache control: ${escapeHtml(options.cacheControl)}${options.timing === false ? ` · --no-timing: ${TIMING_ONLY} not collected` : ''}</p>`,
     pageNotes,
