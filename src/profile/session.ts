@@ -104,7 +104,7 @@ export class Session {
     const ctx = new ProgramApi(rt, this, this.opts.file);
     try {
       p.run(ctx, scalars);
-      rt.drain(this.opts.file);
+      rt.drain(() => this.opts.file);
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`${ctx.site()}: program '${p.name}' threw: ${e instanceof Error ? e.message : String(e)}`);

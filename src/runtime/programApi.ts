@@ -54,7 +54,8 @@ export class ProgramApi implements ProgramContext {
     private readonly dev: DeviceControls,
     private readonly file: string,
   ) {
-    this.host = new SyncedHost(dev.mem, () => rt.drain(this.site()));
+    // the call's line is looked up only when the drain fails (a stack per host read would be slow)
+    this.host = new SyncedHost(dev.mem, () => rt.drain(() => this.site()));
     this.perThreadStream = rt.perThreadStream;
   }
 
@@ -91,18 +92,18 @@ export class ProgramApi implements ProgramContext {
   // ---- the L2 controls: synchronous calls ----
 
   setPersistingL2Limit(bytes: number): void {
-    this.rt.drain(this.site());
+    this.rt.drain(() => this.site());
     this.dev.setPersistingL2Limit(bytes);
   }
   persistingL2Limit(): number {
     return this.dev.persistingL2Limit();
   }
   setAccessPolicyWindow(w: AccessPolicyWindowSpec | null): void {
-    this.rt.drain(this.site());
+    this.rt.drain(() => this.site());
     this.dev.setAccessPolicyWindow(w);
   }
   resetPersistingL2Cache(): void {
-    this.rt.drain(this.site());
+    this.rt.drain(() => this.site());
     this.dev.resetPersistingL2Cache();
   }
   l2PartitionOfSm(sm: number): number {

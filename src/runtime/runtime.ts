@@ -622,11 +622,21 @@ export class Runtime {
 
   /** when the op may start, or null while something it depends on is not done */
   private readyAt(op: Op): number | null {
+    return this.afterDeps(op, true, false);
+  }
+
+  /**
+   * the op's visibility, or the latest end among what it depends on (plus the front end's gap before
+   * a kernel when `gap`), or null while one is not done; `own`: leave out the dependencies the legacy
+   * default stream added
+   */
+  private afterDeps(op: Op, gap: boolean, own: boolean): number | null {
     let t = op.visibleNs;
-    const gap = op.work.kind === 'kernel' ? this.costs.gpu.kernelGapNs : 0;
+    const g = gap && op.work.kind === 'kernel' ? this.costs.gpu.kernelGapNs : 0;
     for (const d of op.prev ? [op.prev, ...op.deps] : op.deps) {
+      if (own && op.implicit.includes(d)) continue;
       if (d.state !== 2) return null;
-      if (d.endNs + gap > t) t = d.endNs + gap;
+      if (d.endNs + g > t) t = d.endNs + g;
     }
     return t;
   }
@@ -637,7 +647,8 @@ export class Runtime {
     op.startNs = now;
     const rec: Partial<TimelineOp> = { queue: op.stream.queue, submitNs: op.submitNs };
     // what held it back beyond its own stream and events: a dependency nobody wrote
-    const own = this.ownReadyAt(op);
+    // its dependencies are all done now: afterDeps gives a number
+    const own = this.afterDeps(op, true, true) as number;
     if (now > own + 1) {
       // another stream's op that sat at the head of this queue while this one was ready
       let blocker: Op | undefined;
@@ -654,24 +665,11 @@ export class Runtime {
     const n = this.record.length;
     // a wait is over when what it waits for is: its end is that, not when the queue reached it
     const w = op.work.kind;
-    const at = w === 'eventWait' || w === 'empty' ? Math.min(now, this.depsEnd(op)) : now;
+    const at = w === 'eventWait' || w === 'empty' ? Math.min(now, this.afterDeps(op, false, false) as number) : now;
     this.startWork(op.work, at, op.stream, op.where, rec, (end) => this.completeOp(op, end));
     if (this.record.length > n) op.recId = n;
   }
 
-  private depsEnd(op: Op): number {
-    let t = op.visibleNs;
-    for (const d of op.prev ? [op.prev, ...op.deps] : op.deps) if (d.endNs > t) t = d.endNs;
-    return t;
-  }
-
-  /** when the op could have started had only its own stream and awaited events mattered */
-  private ownReadyAt(op: Op): number {
-    let t = op.visibleNs;
-    const gap = op.work.kind === 'kernel' ? this.costs.gpu.kernelGapNs : 0;
-    for (const d of op.prev ? [op.prev, ...op.deps] : op.deps) if (!op.implicit.includes(d) && d.endNs + gap > t) t = d.endNs + gap;
-    return t;
-  }
 
   private completeOp(op: Op, end: number): void {
     op.state = 2;
@@ -870,9 +868,9 @@ export class Runtime {
   }
 
   /** run the device until all work is done (the program's end) */
-  drain(where: string): void {
+  drain(where: () => string): void {
     this.clock.runUntil(this.hostNow);
-    while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where}: the program ended with work that can never complete: ${this.stuck()}`);
+    while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where()}: the program ended with work that can never complete: ${this.stuck()}`);
     while (this.clock.step());
   }
 
