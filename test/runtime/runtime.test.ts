@@ -433,6 +433,26 @@ describe('events, allocation, copies', () => {
     expect(async_.timeline.endNs).toBeLessThan(sync.timeline.endNs);
   });
 
+  it('GpuIdle names the longest gap between GPU operations, from the timeline; not on the overlapping kernels', async () => {
+    const p = await program('streams.ts', 'malloc_async');
+    const gpu = p.timeline.ops.filter((o) => o.kind === 'kernel' || o.kind === 'memcpy' || o.kind === 'memset').sort((a, b) => a.startNs - b.startNs);
+    // the gaps, walked here from the timeline: where no GPU operation runs
+    let end = (gpu[0] as TimelineOp).endNs;
+    let idle = 0;
+    let longest = 0;
+    for (const o of gpu.slice(1)) {
+      if (o.startNs > end) {
+        idle += o.startNs - end;
+        longest = Math.max(longest, o.startNs - end);
+      }
+      end = Math.max(end, o.endNs);
+    }
+    const f = p.findings.find((x) => x.rule === 'GpuIdle');
+    expect(f?.estimatedSavingNs).toBeCloseTo(idle, 6);
+    expect(f?.message).toContain(`the longest gap, ${(longest / 1000).toFixed(1)} us`);
+    expect((await program('streams.ts', 'two_streams')).findings).toEqual([]);
+  });
+
   it('copies move the bytes; pageable ones are slower and named by the PageableMemcpy rule', () => {
     const got: number[] = [];
     const program_ = (pinned: boolean): ProgramDef =>
