@@ -77,6 +77,15 @@ export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
 export type ShflMode = 'idx' | 'up' | 'down' | 'xor';
 export type VoteMode = 'any' | 'all' | 'ballot' | 'uni';
 export type AtomOp = 'add' | 'min' | 'max' | 'exch' | 'cas' | 'and' | 'or' | 'xor' | 'inc' | 'dec';
+/** PTX thread scopes: cta (cuda::thread_scope_block), gpu (thread_scope_device), sys (thread_scope_system) */
+export type MemScope = 'cta' | 'gpu' | 'sys';
+/** PTX memory orders as cuda::memory_order names them */
+export type MemOrder = 'relaxed' | 'acquire' | 'release' | 'acq_rel' | 'seq_cst';
+/** the order and scope of an atomic operation (PTX memory consistency model) */
+export interface MemSemantics {
+  order: MemOrder;
+  scope: MemScope;
+}
 
 interface InstrBase {
   readonly loc: SourceLoc;
@@ -105,6 +114,8 @@ export type Instr =
       addr: Operand;
       cache: CacheOp;
       property: AccessProperty;
+      /** an atomic load (ld.relaxed/acquire.scope; absent: a weak load, or volatile with cache 'strong') */
+      sem?: MemSemantics;
     })
   | (InstrBase & {
       op: 'st';
@@ -114,6 +125,8 @@ export type Instr =
       addr: Operand;
       cache: CacheOp;
       property: AccessProperty;
+      /** an atomic store (st.relaxed/release.scope; absent: a weak store, or volatile with cache 'strong') */
+      sem?: MemSemantics;
     })
   | (InstrBase & {
       op: 'atom';
@@ -125,6 +138,8 @@ export type Instr =
       a: Operand;
       b?: Operand;
       property: AccessProperty;
+      /** cuda::atomic_ref's memory order and thread scope (absent: atomicAdd & co., relaxed at gpu scope) */
+      sem?: MemSemantics;
     })
   /**
    * cp.async (SASS LDGSTS): one element from global to shared memory without passing through the
@@ -155,7 +170,8 @@ export type Instr =
   | (InstrBase & { op: 'l2prefetch'; addr: Operand; prop: 'persisting' | 'normal' })
   /** discard.global.L2 [addr], 128 */
   | (InstrBase & { op: 'l2discard'; addr: Operand })
-  | (InstrBase & { op: 'membar'; scope: 'cta' | 'gpu' | 'sys' })
+  /** fence.sc / fence.acq_rel at a scope (membar.cta|gl|sys is fence.sc); `order` absent: sc */
+  | (InstrBase & { op: 'membar'; scope: MemScope; order?: 'sc' | 'acq_rel' })
   | (InstrBase & { op: 'break' })
   | (InstrBase & { op: 'return' })
   /** structured if/else; `predicated` compiles to predicated instructions without a branch (nvcc's if-conversion) */
