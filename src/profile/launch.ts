@@ -8,6 +8,7 @@ import { KernelFault, UserError, describeThrown, escapeControl } from '../errors
 import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import type { PeerEnv } from '../exec/peerEnv.js';
 import { ExplainRecorder } from '../exec/explain.js';
 import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { KernelBuilder } from '../ir/builder.js';
@@ -44,6 +45,8 @@ export interface LaunchOptions {
   onBlock?: (linear: number, start: number, end: number) => void;
   /** `--explain`: the memory instructions whose lanes to capture, by source location (absent: none, at no cost) */
   explain?: (loc: SourceLoc) => boolean;
+  /** the other PEs of a multi-PE program (NVSHMEM device operations) */
+  peers?: PeerEnv;
 }
 
 export interface LaunchOutcome {
@@ -182,6 +185,7 @@ export function startLaunch(
     // the timing model needs the compiled program; compiled code holds this object, filled in below
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
     ...(recorder ? { explain: recorder } : {}),
+    ...(opts.peers ? { peers: opts.peers } : {}),
   };
   const prog = compile(ir, env);
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
