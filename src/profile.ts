@@ -11,7 +11,9 @@ import { type Definition, loadDefinitions, selectDefinitions } from './kernel/lo
 import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches.js';
 import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
-import { type ProgramRun, Session } from './profile/session.js';
+import { type PeRun, type ProgramRun, Session, type SessionOptions } from './profile/session.js';
+import { runPeProgram } from './system/run.js';
+import { UserError } from './errors.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
@@ -37,6 +39,8 @@ export interface ProfileRequest {
   timing?: boolean;
   /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
+  /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one) */
+  pes?: number;
   /** ncu's launch filters: --kernel-id, -s/--launch-skip, -c/--launch-count */
   launches?: LaunchFilter;
   /** told as each launch starts and ends (a program's launches one by one) */
@@ -52,14 +56,15 @@ export interface ProfileRequest {
 export async function profileFile(req: ProfileRequest): Promise<Report> {
   const defs = await loadDefinitions(req.file);
   const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
-  return profileDefinitions(selectDefinitions(defs, names, req.file), req);
+  const chosen = selectDefinitions(defs, names, req.file);
+  return profileDefinitions(chosen, req, await runMultiPe(chosen, req));
 }
 
-/** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
-export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest): Report {
+/** the session options a request makes */
+function sessionOptions(req: ProfileRequest): SessionOptions {
   const arch = getArch(req.arch ?? DEFAULT_ARCH);
   const display = relative(process.cwd(), req.file) || req.file;
-  const session = new Session({
+  return {
     arch,
     file: display,
     cacheControl: req.cacheControl ?? 'all',
@@ -70,7 +75,28 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
     ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
-  });
+  };
+}
+
+/** multi-PE programs run before the rest (their PEs' programs are async): each one's launches and timelines */
+async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): Promise<Map<Definition, PeRun>> {
+  const out = new Map<Definition, PeRun>();
+  for (const d of chosen) {
+    if (d.kind !== 'program' || (d.pes === undefined && req.pes === undefined)) continue;
+    const opts = sessionOptions(req);
+    const g = guardDefinition(d, opts.file);
+    if (g.kind !== 'program') continue;
+    out.set(d, await runPeProgram(g, opts, req.pes ?? g.pes ?? 1));
+  }
+  return out;
+}
+
+/** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
+export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest, multiPe: ReadonlyMap<Definition, PeRun> = new Map()): Report {
+  const opts = sessionOptions(req);
+  const arch = opts.arch;
+  const display = opts.file;
+  const session = new Session(opts);
   // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
   // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
   const progress = req.progress;
@@ -78,12 +104,12 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
   const label = (name: string): string => `${display} -k ${name}`;
   if (progress) {
     const runKernelWork = session.runKernelWork.bind(session);
-    session.runKernelWork = (w, where, stream) => {
-      if (!w.profile) return runKernelWork(w, where, stream);
+    session.runKernelWork = (w, where, stream, external) => {
+      if (!w.profile) return runKernelWork(w, where, stream, external);
       const t0 = performance.now();
       const i = launchIndex++;
       progress.start(i, 0, label(w.def.name));
-      const run = runKernelWork(w, where, stream);
+      const run = runKernelWork(w, where, stream, external);
       progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
       return run;
     };
@@ -111,7 +137,9 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       progress?.start(i, 0, label(g.name));
       session.runKernel(g);
       progress?.done(i, 0, label(g.name), (performance.now() - t0) / 1000);
-    } else session.runProgram(g);
+    } else if (multiPe.has(d)) session.adopt(multiPe.get(d) as PeRun);
+    else if (g.pes !== undefined || req.pes !== undefined) throw new UserError(`${display}: program '${g.name}' runs on PEs: profile it through profileFile (its PEs' programs are async)`, 2);
+    else session.runProgram(g);
     for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
     // later launches cannot change earlier ones: stop once -c launches are in
     if (matcher.done()) break;

@@ -3,7 +3,7 @@
  * start and end per stream, hardware queue and copy engine, the host's API calls, and how many SMs
  * held blocks. Plain data: the report carries it, renderers and rules read it.
  */
-export type TimelineKind = 'kernel' | 'memcpy' | 'memset' | 'host' | 'eventRecord' | 'alloc' | 'free' | 'graph';
+export type TimelineKind = 'kernel' | 'memcpy' | 'memset' | 'host' | 'eventRecord' | 'alloc' | 'free' | 'graph' | 'nvshmem';
 
 export interface TimelineOp {
   id: number;
