@@ -86,3 +86,62 @@ export const waitHoldsSms = defineProgram({
     ctx.value('flag seen by block 0', ctx.host.readNumber(out, u32, 0));
   },
 });
+
+export const queueInOrder = defineProgram({
+  name: 'queue_in_order',
+  description: 'a one-block waiting kernel and its notifier on two streams: fine by default, a deadlock when the runtime puts both in one in-order queue (--explore)',
+  defaults: { fixed: 0 },
+  run: (ctx, { fixed }) => {
+    const flag = ctx.malloc(4, 'flag');
+    const out = ctx.malloc(4 * 1024, 'out');
+    ctx.memsetAsync(flag, 0, 4);
+    ctx.deviceSynchronize();
+    const a = ctx.streamCreate({ nonBlocking: true, name: 'stream A' });
+    const b = ctx.streamCreate({ nonBlocking: true, name: 'stream B' });
+    if (fixed) {
+      // the notifier first, and a dependence the runtime can see: the waiting kernel's stream waits for it
+      const notified = ctx.eventCreate();
+      ctx.launch(notifyKernel, { flag }, { grid: 1, block: 32 }, { stream: b });
+      ctx.eventRecord(notified, b);
+      ctx.streamWaitEvent(a, notified);
+      ctx.launch(waitKernel, { flag, out }, { grid: 1, block: 1024 }, { stream: a });
+    } else {
+      ctx.launch(waitKernel, { flag, out }, { grid: 1, block: 1024 }, { stream: a });
+      ctx.launch(notifyKernel, { flag }, { grid: 1, block: 32 }, { stream: b });
+    }
+    ctx.deviceSynchronize();
+    ctx.value('flag seen by block 0', ctx.host.readNumber(out, u32, 0));
+  },
+});
+
+/** every block adds itself to a counter, then waits until all have: a grid-wide barrier by hand */
+const allBlocksArrive = defineKernel({
+  name: 'all_blocks_arrive',
+  params: { count: ptr('global', u32), out: ptr('global', u32) },
+  launch: { grid: 265, block: 1024 },
+  setup: (h) => ({ count: h.alloc(u32, 1, 'count'), out: h.alloc(u32, 1024, 'out') }),
+  body: (k, { count, out }) => {
+    k.if(k.threadIdx.x.eq(0), () => {
+      count.at(0).atomic('add', 1);
+      k.while(() => count.at(0).get({ cache: 'strong' }).lt(k.gridDim.x), () => {});
+      out.at(k.blockIdx.x).store(1);
+    });
+    k.syncthreads();
+  },
+});
+
+export const gridSyncWithoutCollective = defineProgram({
+  name: 'grid_sync_without_collective',
+  description: 'in-kernel synchronisation of every block on each PE: 265 blocks of 1024 threads cannot all be resident; --param fixed=1 launches 264 collectively',
+  pes: 2,
+  defaults: { fixed: 0 },
+  run: async (ctx, { fixed }) => {
+    const count = ctx.malloc(4, 'count');
+    const out = ctx.malloc(4 * 1024, 'out');
+    ctx.memsetAsync(count, 0, 4);
+    if (fixed) ctx.shmem.collectiveLaunch(allBlocksArrive, { count, out }, { grid: 264, block: 1024 });
+    else ctx.launch(allBlocksArrive, { count, out }, { grid: 265, block: 1024 });
+    await ctx.deviceSynchronize();
+    ctx.value(`blocks arrived on PE ${ctx.pe}`, ctx.host.readNumber(count, u32, 0));
+  },
+});

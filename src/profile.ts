@@ -13,7 +13,8 @@ import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
 import { type PeRun, type ProgramRun, Session, type SessionOptions } from './profile/session.js';
 import { runPeProgram } from './system/run.js';
-import { UserError } from './errors.js';
+import { HostFault, UserError } from './errors.js';
+import { SCHEDULES, type Schedule } from './runtime/runtime.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
@@ -41,6 +42,10 @@ export interface ProfileRequest {
   hwQueues?: number;
   /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one) */
   pes?: number;
+  /** try every schedule the runtime may choose before the default run (`--explore`) */
+  explore?: boolean;
+  /** run under this schedule (explore's runs) */
+  schedule?: Schedule;
   /** ncu's launch filters: --kernel-id, -s/--launch-skip, -c/--launch-count */
   launches?: LaunchFilter;
   /** told as each launch starts and ends (a program's launches one by one) */
@@ -57,7 +62,28 @@ export async function profileFile(req: ProfileRequest): Promise<Report> {
   const defs = await loadDefinitions(req.file);
   const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
   const chosen = selectDefinitions(defs, names, req.file);
+  if (req.explore) await explore(chosen, req);
   return profileDefinitions(chosen, req, await runMultiPe(chosen, req));
+}
+
+/**
+ * `--explore`: besides the schedule it reports, run the programs under each schedule the CUDA runtime
+ * may legally choose (stream-to-queue mapping, in-order queues, start order); the first that deadlocks
+ * is the error, named with its schedule. Kernels alone have no such freedom.
+ */
+async function explore(chosen: readonly Definition[], req: ProfileRequest): Promise<void> {
+  const programs = chosen.filter((d) => d.kind === 'program');
+  if (programs.length === 0) throw new UserError(`--explore: ${req.file} selects no program: exploring schedules is for programs (streams, PEs)`, 2);
+  for (const schedule of SCHEDULES) {
+    const r: ProfileRequest = { ...req, explore: false, schedule, timing: false, launches: {} };
+    delete r.progress;
+    try {
+      profileDefinitions(programs, r, await runMultiPe(programs, r));
+    } catch (e) {
+      if (e instanceof HostFault && /deadlock/.test(e.message)) throw new HostFault(`--explore: the runtime may schedule ${schedule.name}, and then: ${e.message}`);
+      throw e;
+    }
+  }
 }
 
 /** the session options a request makes */
@@ -75,6 +101,7 @@ function sessionOptions(req: ProfileRequest): SessionOptions {
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
     ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
+    ...(req.schedule ? { schedule: req.schedule } : {}),
   };
 }
 

@@ -427,7 +427,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
         ? '; no other block is left to start: the value they wait for is never written'
         : '';
     const spinText = `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})`;
-    if (!alone) return `${spinText} of ${loc ? loc.file : 'the kernel file'}${waitText}${neverText}`;
+    if (!alone) return `${spinText}${waitText}${neverText}`;
     return `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ${spinText}${waitText}${neverText}`;
   };
 

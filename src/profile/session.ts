@@ -18,7 +18,7 @@ import { runtimeCostsFor } from '../arch/runtimeCosts.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
-import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions } from '../runtime/runtime.js';
+import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type Schedule } from '../runtime/runtime.js';
 import type { BlockFootprint } from '../device/blockScheduler.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
@@ -43,6 +43,8 @@ export interface SessionOptions {
   hwQueues?: number;
   /** `--explain`: the memory instructions of profiled launches whose lanes to capture (absent: none) */
   explain?: (loc: SourceLoc) => boolean;
+  /** one of the runtime's legal schedules (`--explore`); absent: the default */
+  schedule?: Schedule;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -157,7 +159,13 @@ export class Session {
   newRuntime(p: ProgramDef, system?: Pick<RuntimeOptions, 'clock' | 'epoch' | 'onWrite'>): Runtime {
     const costs = runtimeCostsFor(this.opts.arch.id);
     const hwQueues = this.opts.hwQueues ?? p.hwQueues;
-    return new Runtime(this.opts.arch, costs, this.mem, { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) }, { ...(hwQueues === undefined ? {} : { hwQueues }), ...(system ?? {}) });
+    return new Runtime(
+      this.opts.arch,
+      costs,
+      this.mem,
+      { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) },
+      { ...(hwQueues === undefined ? {} : { hwQueues }), ...(this.opts.schedule ? { schedule: this.opts.schedule } : {}), ...(system ?? {}) },
+    );
   }
 
   /** the program's timeline and values go in the report; its check marks its launches */

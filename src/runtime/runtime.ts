@@ -119,7 +119,32 @@ export interface RuntimeOptions {
   epoch?: WriteEpoch;
   /** work ended that may have written memory: the system wakes every PE's parked kernels (absent: this runtime's) */
   onWrite?: () => void;
+  /** one of the schedules the CUDA runtime is free to choose (absent: the default); `--explore` tries them */
+  schedule?: Schedule;
 }
+
+/**
+ * The runtime's freedom (seed 001): which hardware queue a stream's work goes to, whether a queue's
+ * next work may start before the previous ends (the runtime "may insert a device synchronization
+ * between kernels"), and in which order independent queue heads start.
+ */
+export interface Schedule {
+  /** what `--explore` prints */
+  name: string;
+  /** every stream's work in one hardware queue */
+  oneQueue?: boolean;
+  /** a queue's next work starts only once the one before it in the queue has ended */
+  inOrder?: boolean;
+  /** independent queue heads start from the last queue to the first */
+  reverse?: boolean;
+}
+
+/** the schedules `--explore` tries, the default first */
+export const SCHEDULES: readonly Schedule[] = [
+  { name: 'the default (streams dealt round-robin to the hardware queues, heads started as they become ready)' },
+  { name: 'queue heads started last queue first', reverse: true },
+  { name: 'every stream in one hardware work queue, each work item after the one before it ends', oneQueue: true, inOrder: true },
+];
 
 class Stream implements StreamHandle {
   readonly kind = 'stream';
@@ -241,6 +266,7 @@ export class Runtime {
   hostNow = 0;
   /** a multi-PE system's scheduler of host waits (absent: the runtime runs the device itself) */
   hostWaits: HostWaits | null = null;
+  private readonly schedule: Omit<Schedule, 'name'>;
   readonly legacyStream: Stream;
   readonly perThreadStream: Stream;
   readonly hwQueues: number;
@@ -255,7 +281,8 @@ export class Runtime {
     this.clock = opts.clock ?? new EventQueue();
     this.epoch = opts.epoch ?? { n: 0 };
     this.onWrite = opts.onWrite ?? null;
-    const q = opts.hwQueues ?? costs.hwQueuesDefault;
+    this.schedule = opts.schedule ?? {};
+    const q = this.schedule.oneQueue ? 1 : (opts.hwQueues ?? costs.hwQueuesDefault);
     if (!Number.isInteger(q) || q < 1 || q > costs.hwQueuesMax) throw new HostFault(`hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) must be an integer from 1 to ${costs.hwQueuesMax}, not ${q}`);
     this.hwQueues = q;
     this.queues = Array.from({ length: q }, () => []);
@@ -640,6 +667,20 @@ export class Runtime {
     this.enqueue(s, work, where);
   }
 
+  /** an op as the deadlock explanations name it */
+  private opName(op: Op): string {
+    return op.work.kind === 'kernel' ? `kernel '${op.work.def.name}'` : op.work.kind === 'system' ? op.work.name : op.work.kind;
+  }
+
+  /** under an in-order schedule: the unfinished op the queue ran before `op` (what holds it back) */
+  private inOrderBlocker(op: Op): Op | null {
+    if (!this.schedule.inOrder) return null;
+    const q = this.queues[op.stream.queue] as Op[];
+    if (q[this.heads[op.stream.queue] as number] !== op) return null;
+    const before = (this.recent[op.stream.queue] as Op[]).at(-1);
+    return before && before.state !== 2 ? before : null;
+  }
+
   /** work submitted and not done */
   busy(): boolean {
     return this.pending.size > 0;
@@ -662,7 +703,14 @@ export class Runtime {
         const onName = on ? (on.work.kind === 'kernel' ? `kernel '${on.work.def.name}'` : on.work.kind === 'system' ? on.work.name : on.work.kind) : '';
         const q = this.queues[op.stream.queue] as Op[];
         const head = q[this.heads[op.stream.queue] as number];
-        const behind = on ? ` is queued behind ${onName} (${on.where}) on stream ${on.stream.id}` : head && head !== op ? ` waits behind ${head.work.kind === 'kernel' ? `kernel '${head.work.def.name}'` : head.work.kind} of stream ${head.stream.id} in hardware queue ${op.stream.queue}` : ' has not started';
+        const first = this.inOrderBlocker(op);
+        const behind = on
+          ? ` is queued behind ${onName} (${on.where}) on stream ${on.stream.id}`
+          : first
+            ? ` waits in hardware queue ${op.stream.queue} behind ${this.opName(first)} of stream ${first.stream.id} (${first.where}), which the queue runs before it, in order`
+            : head && head !== op
+              ? ` waits behind ${this.opName(head)} of stream ${head.stream.id} in hardware queue ${op.stream.queue}`
+              : ' has not started';
         out.push({ stream: op.stream.id, where: op.where, text: `${name}${behind}` });
       }
     }
@@ -713,12 +761,15 @@ export class Runtime {
     do {
       this.pumpAgain = false;
       const now = this.clock.now;
-      for (let q = 0; q < this.queues.length; q++) {
+      for (let i = 0; i < this.queues.length; i++) {
+        const q = this.schedule.reverse ? this.queues.length - 1 - i : i;
         const ops = this.queues[q] as Op[];
         for (;;) {
           const h = this.heads[q] as number;
           const op = ops[h];
           if (!op) break;
+          const before = (this.recent[q] as Op[])[(this.recent[q] as Op[]).length - 1];
+          if (this.schedule.inOrder && before && before.state !== 2) break;
           const at = this.readyAt(op);
           if (at === null) break;
           if (at > now) {
@@ -1150,11 +1201,14 @@ export class Runtime {
     for (let q = 0; q < this.queues.length; q++) {
       const op = this.queues[q]?.[this.heads[q] as number];
       if (!op) continue;
-      const on = [op.prev, ...op.deps].find((d) => d && d.state !== 2);
-      const onText = on ? `, behind ${on.work.kind === 'kernel' ? `kernel '${on.work.def.name}'` : on.work.kind} of stream ${on.stream.id} (${on.where})` : '';
-      parts.push(`${op.work.kind === 'kernel' ? `kernel '${op.work.def.name}'` : op.work.kind} of stream ${op.stream.id} (${op.where}) waits at the head of hardware queue ${q}${onText}`);
+      const on = [op.prev, ...op.deps].find((d) => d && d.state !== 2) ?? this.inOrderBlocker(op);
+      const onText = on ? `, behind ${this.opName(on)} of stream ${on.stream.id} (${on.where})${on.stream !== op.stream ? ', which the queue runs before it, in order' : ''}` : '';
+      parts.push(`${this.opName(op)} of stream ${op.stream.id} (${op.where}) waits at the head of hardware queue ${q}${onText}`);
     }
-    const fix = this.waitingForSms.length
+    const queued = this.queues.some((q, i) => q[this.heads[i] as number] !== undefined);
+    const fix = queued && !this.waitingForSms.length
+      ? `fix: the runtime may put independent streams' work into one hardware work queue and run it in order; give the writer a CUDA-visible dependence before the waiting kernel (same stream, notifier first, or an event) (seed 001, "CUDA Streams and False Circular Dependencies")`
+      : this.waitingForSms.length
       ? `fix: enqueue the kernel that writes what ${names} wait${this.parked.length === 1 ? 's' : ''} for before ${this.parked.length === 1 ? 'it' : 'them'} in one stream, or make ${this.parked.length === 1 ? 'it' : 'them'} wait on an event recorded after the writer (seed 001, "CUDA Stream Order and Execution Resources"); or launch fewer blocks so both fit`
       : `fix: the memory ${names} poll${this.parked.length === 1 ? 's' : ''} is written by work ordered after ${this.parked.length === 1 ? 'it' : 'them'} or by nothing: order the writer before the waiter (same stream, or an event), or launch all waiting blocks co-resident (cooperative launch)`;
     return `deadlock: ${parts.join('; ')}; ${fix}`;

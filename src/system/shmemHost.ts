@@ -7,6 +7,7 @@
  */
 import { HostFault } from '../errors.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
+import type { ArgVals, KernelDef, LaunchConfig, LaunchOpts, ParamTypes } from '../kernel/define.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { StreamHandle } from '../runtime/types.js';
 import { copyBytes } from '../runtime/copyData.js';
@@ -44,6 +45,11 @@ export interface ShmemContext {
   barrierAllOnStream(stream?: StreamHandle): void;
   syncAllOnStream(stream?: StreamHandle): void;
   quietOnStream(stream?: StreamHandle): void;
+  /**
+   * nvshmemx_collective_launch: the kernel on this PE, every block co-resident (an error when the grid
+   * cannot be: cudaErrorCooperativeLaunchTooLarge), as the device-side barrier and waits need
+   */
+  collectiveLaunch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void;
 }
 
 export class ShmemHost implements ShmemContext {
@@ -55,7 +61,12 @@ export class ShmemHost implements ShmemContext {
     private readonly pe: number,
     private readonly rt: Runtime,
     private readonly site: () => string,
+    private readonly launch: (def: KernelDef, args: Partial<ArgVals<ParamTypes>>, config: Partial<LaunchConfig> | undefined, opts: LaunchOpts) => void,
   ) {}
+
+  collectiveLaunch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void {
+    this.launch(def as unknown as KernelDef, args as Partial<ArgVals<ParamTypes>>, config, { ...opts, attributes: { ...opts?.attributes, cooperative: true } });
+  }
 
   myPe(): number {
     return this.pe;

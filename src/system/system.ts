@@ -77,7 +77,7 @@ export class PeSystem {
       const rt = session.newRuntime(program, { clock: this.clock, epoch: this.epoch, onWrite: () => this.wake() });
       rt.hostWaits = { wait: (w) => this.wait(w, pe) };
       const api = new ProgramApi(rt, session, opts.file);
-      api.attachPe(pe, nPes, (site) => new ShmemHost(this, pe, rt, site));
+      api.attachPe(pe, nPes, (site) => new ShmemHost(this, pe, rt, site, (def, args, config, o) => api.launch(def, args, config, o)));
       session.peers = this.peerEnv(pe);
       this.sessions.push(session);
       this.runtimes.push(rt);

@@ -78,3 +78,50 @@ describe('deadlocks between PEs and streams', () => {
     );
   });
 });
+
+describe('schedules the runtime may choose, and in-kernel synchronisation', () => {
+  it('case (c): fine by default; --explore finds the in-order single queue that deadlocks, and the fixed form passes it', async () => {
+    const ok = await profileFile({ file: FILE, kernel: 'queue_in_order', timing: false });
+    expect(ok.programs?.[0]?.values).toEqual([{ name: 'flag seen by block 0', value: 7, unit: '' }]);
+    let m = '';
+    try {
+      await profileFile({ file: FILE, kernel: 'queue_in_order', timing: false, explore: true });
+    } catch (e) {
+      m = e instanceof UserError ? e.message : String(e);
+    }
+    expect(m).toMatch(/^--explore: the runtime may schedule every stream in one hardware work queue, each work item after the one before it ends, and then: /);
+    expect(m).toContain("kernel 'notify_kernel' of stream 14 (kernels/deadlocks.ts:110) waits at the head of hardware queue 0, behind kernel 'wait_kernel' of stream 13 (kernels/deadlocks.ts:109), which the queue runs before it, in order");
+    expect(m).toContain('CUDA Streams and False Circular Dependencies');
+    const fixed = await profileFile({ file: FILE, kernel: 'queue_in_order', timing: false, explore: true, params: { fixed: '1' } });
+    expect(fixed.programs?.[0]?.values).toEqual([{ name: 'flag seen by block 0', value: 7, unit: '' }]);
+  });
+
+  it('case (d): blocks that wait for blocks that can never be resident, on both PEs; collectively launched, every block arrives', async () => {
+    const e = await failure('grid_sync_without_collective');
+    const m = e.message;
+    for (const pe of [0, 1]) expect(m).toContain(`PE ${pe}: the host waits in cudaDeviceSynchronize (kernels/deadlocks.ts:144); stream 7: kernel 'all_blocks_arrive' spins holding 132 SMs`);
+    expect(m).toContain('block (264,0,0) never started');
+    expect(m).toContain('nvshmemx_collective_launch');
+    const r = await profileFile({ file: FILE, kernel: 'grid_sync_without_collective', params: { fixed: '1' }, timing: false });
+    expect(r.programs?.map((p) => p.values[0]?.value)).toEqual([264, 264]);
+  });
+
+  it('a collective launch that cannot be co-resident is a located error', async () => {
+    const { defineProgram } = await import('../../src/api.js');
+    const { runPeProgram } = await import('../../src/system/run.js');
+    const { getArch } = await import('../../src/arch/index.js');
+    const mod = await import('../../kernels/deadlocks.js');
+    void mod;
+    const k = (await import('../../src/api.js')).defineKernel({
+      name: 'big',
+      params: {},
+      launch: { grid: 1, block: 1024 },
+      setup: () => ({}),
+      body: () => {},
+    });
+    const prog = defineProgram({ name: 'too_big', pes: 2, run: (ctx) => ctx.shmem.collectiveLaunch(k, {}, { grid: 265, block: 1024 }) });
+    await expect(runPeProgram(prog, { arch: getArch('h200'), file: 'too_big.ts', cacheControl: 'all', params: {} }, 2)).rejects.toThrow(
+      /cooperative launch of 'big' with 265 blocks, but only 2 per SM x 132 SMs = 264 can be resident at once \(cudaErrorCooperativeLaunchTooLarge\)/,
+    );
+  });
+});
