@@ -27,10 +27,10 @@ export interface Tolerance {
 export const TOLERANCES: readonly Tolerance[] = [
   // ── exact: counts that follow from the instruction stream and the addresses alone ─────────────
   {
-    pattern: /^smsp__sass_inst_executed_op_(global|shared|local)_(ld|st)\.sum$/,
+    pattern: /^smsp__sass_inst_executed_op_((global|shared|local)_(ld|st)|global_(atom|red))\.sum$/,
     kind: 'exact',
     value: 0,
-    why: 'one IR memory instruction is one LDG/STG/LDS/STS/LDL/STL; executions per warp are deterministic',
+    why: 'one IR memory instruction is one LDG/STG/LDS/STS/LDL/STL, and an atomic one ATOMG (result used) or REDG (unused); executions per warp are deterministic',
   },
   {
     pattern: /^l1tex__t_requests_pipe_lsu_mem_global_op_\w+\.sum$/,
