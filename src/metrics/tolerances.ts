@@ -74,12 +74,18 @@ export const TOLERANCES: readonly Tolerance[] = [
     pattern: /^l1tex__data_pipe_lsu_wavefronts_mem_shared(_op_(ld|st))?\.sum$/,
     kind: 'relative',
     value: 0.1,
+    // issue #40 asks 3 %: the H200's extra wavefronts on conflict-free code, which Warpsight does not
+    // imitate, are 8.8 % on the unpadded 32x32 transpose's stores, 4.4 % on the padded one's loads, 3.8 %
+    // on sh_ld_u128_stride1 and 6.2 % on cuda-samples' scanExclusiveShared; 3 % would fail those
+    // families, so the table keeps 10 % and test/fidelity/cuda_samples.test.ts applies the issue's 3 %
     why: 'hardware adds a few % of extra wavefronts on conflict-free code (8.2 for an ideal 8, surprise 2)',
   },
   {
     pattern: /^smsp__(inst_executed|thread_inst_executed|thread_inst_executed_pred_on)\.sum$/,
     kind: 'relative',
     value: 0.25,
+    // issue #40 asks worst 15 %: cp_cg_memcpy_async is 19.2 % off today (nvcc's code around
+    // cg::memcpy_async); test/fidelity/cuda_samples.test.ts applies 15 % with its known gaps
     why: 'IR instructions approximate SASS: address arithmetic and predicate setup differ by a few per warp',
   },
   {
