@@ -7,7 +7,7 @@
  * shared memory (scan1Inclusive: log2(256) steps of two barriers each, on a volatile array).
  */
 import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, vec } from 'warpsight';
-import { hashMod } from './lib.js';
+import { hashMod, uint4Of } from './lib.js';
 
 const N = 1 << 22;
 const ARRAY_LENGTH = 1024;
@@ -47,9 +47,7 @@ const scanExclusiveShared = defineKernel({
   body: (k, { d_Dst, d_Src, size }) => {
     const s_Data = k.shared(u32, [2 * THREADBLOCK_SIZE]).at(0).addr;
     const pos = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-    const idata4 = d_Src.at(pos).load();
-    if (!('parts' in idata4)) throw new Error('a uint4 load gives four values');
-    const [x, y, z, w] = idata4.parts as [Val, Val, Val, Val];
+    const { x, y, z, w } = uint4Of(d_Src.at(pos).load());
     // scan4Inclusive: the running sums of the four, then the exclusive scan of the thread totals
     const y1 = y.add(x);
     const z1 = z.add(y1);
@@ -73,10 +71,9 @@ const uniformUpdate = defineKernel({
     const pos = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
     k.when(k.threadIdx.x.eq(0), () => buf.at(0).store(d_Buffer.at(k.blockIdx.x).get()));
     k.syncthreads();
-    const data4 = d_Data.at(pos).load();
-    if (!('parts' in data4)) throw new Error('a uint4 load gives four values');
+    const data4 = uint4Of(d_Data.at(pos).load());
     const b = buf.at(0).get();
-    d_Data.at(pos).store(data4.parts.map((v) => v.add(b)));
+    d_Data.at(pos).store([data4.x.add(b), data4.y.add(b), data4.z.add(b), data4.w.add(b)]);
   },
 });
 
