@@ -109,6 +109,8 @@ export interface RuntimeContext {
   hostAlloc(bytes: number, name?: string): HostBuffer;
   mallocHost(bytes: number, name?: string): HostBuffer;
   memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void | Promise<void>;
+  /** cudaMemset (device memory: asynchronous to the host, on the legacy default stream) */
+  memset(dst: DevicePtr, value: number, bytes: number): void;
   memcpyAsync(dst: CopyEnd, src: CopyEnd, bytes: number, s?: StreamHandle, offsets?: { dst?: number; src?: number }): void;
   memsetAsync(dst: DevicePtr, value: number, bytes: number, s?: StreamHandle): void;
   launchHostFunc(s: StreamHandle | undefined, fn: () => void): void;

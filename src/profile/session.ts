@@ -22,6 +22,7 @@ import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type S
 import type { BlockFootprint } from '../device/blockScheduler.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
+import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
 import { buildKernel, checkLaunch, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
@@ -55,6 +56,8 @@ export interface ProgramRun {
   simEvents: number;
   /** figures the program reported with ctx.value */
   values: { name: string; value: number; unit: string }[];
+  /** hazards found while it ran (the NVSHMEM ones of a multi-PE program) */
+  hazards?: RuntimeFinding[];
 }
 
 /** a multi-PE program's outcome: its launches' report entries (ids from 0) and one timeline per PE */
@@ -169,8 +172,8 @@ export class Session {
   }
 
   /** the program's timeline and values go in the report; its check marks its launches */
-  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string): void {
-    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values });
+  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string, hazards: RuntimeFinding[] = []): void {
+    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values, ...(hazards.length ? { hazards } : {}) });
     const failure = p.check?.(this.host);
     if (failure) for (const r of this.results.slice(first)) r.check = { passed: false, message: failure };
   }

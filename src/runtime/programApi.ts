@@ -188,7 +188,16 @@ export class ProgramApi implements ProgramContext {
     if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 2 ** 31) throw new HostFault(`${where}: a host buffer must be 1 byte to 2 GiB, not ${bytes}`);
     return new HostBuffer(new Uint8Array(bytes), pinned, name ?? `${pinned ? 'pinned' : 'pageable'} host buffer (${where})`);
   }
+  /** cudaMemset: asynchronous to the host for device memory */
+  memset(dst: DevicePtr, value: number, bytes: number): void {
+    const where = this.site();
+    this.rt.memset(this.devPtr(dst, 'cudaMemset'), value, bytes, where);
+    this.onSyncCopy?.(dst, bytes, where, 'cudaMemset');
+  }
+  /** the system's watch over cudaMemcpy/cudaMemset into symmetric memory (their implicit asynchrony, seed 001) */
+  onSyncCopy: ((dst: CopyEnd, bytes: number, where: string, api: string) => void) | null = null;
   memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void | Promise<void> {
+    this.onSyncCopy?.(dst, bytes, this.site(), 'cudaMemcpy');
     return this.rt.memcpy(dst, src, bytes, this.site(), offsets);
   }
   memcpyAsync(dst: CopyEnd, src: CopyEnd, bytes: number, s?: StreamHandle, offsets?: { dst?: number; src?: number }): void {

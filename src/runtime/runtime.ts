@@ -106,6 +106,9 @@ export interface HostWaits {
   wait(w: HostWait): Promise<void>;
 }
 
+/** an enqueued op, opaque outside the runtime (the system layer asks about its ordering) */
+export type OpHandle = object;
+
 /** writes made by work that ends (kernels, copies, host functions, host calls): they may wake a parked kernel */
 export interface WriteEpoch {
   n: number;
@@ -419,12 +422,18 @@ export class Runtime {
     if (s.legacy) {
       return this.deviceSynchronize(where, 'cudaStreamSynchronize');
     }
-    return this.waitHost('cudaStreamSynchronize', where, () => !last || last.state === 2, () => last?.endNs ?? 0);
+    return this.waitHost('cudaStreamSynchronize', where, () => !last || last.state === 2, () => last?.endNs ?? 0, 0, () => {
+      if (last) this.hostCovered.set(s, last.id);
+      this.explicitSyncs++;
+    });
   }
 
   deviceSynchronize(where: string, name = 'cudaDeviceSynchronize'): void | Promise<void> {
     this.noCapture(name, where);
-    return this.waitHost(name, where, () => this.pending.size === 0, () => this.lastEnd());
+    return this.waitHost(name, where, () => this.pending.size === 0, () => this.lastEnd(), 0, () => {
+      this.hostCoveredAll = this.ops - 1;
+      this.explicitSyncs++;
+    });
   }
 
   /** the end of the latest work done so far */
@@ -460,11 +469,16 @@ export class Runtime {
     return this.waitHost('cudaMemcpy', where, () => op.state === 2, () => op.endNs);
   }
 
-  memsetAsync(dst: DevicePtr, value: number, bytes: number, sh: StreamHandle | undefined, where: string): void {
-    const s = this.streamOrDefault(sh, where, 'cudaMemsetAsync');
-    this.checkDeviceRange(dst, 0, bytes, where, 'cudaMemsetAsync');
-    if (!Number.isInteger(value) || value < 0 || value > 255) throw new HostFault(`${where}: cudaMemsetAsync value must be a byte 0..255, not ${value}`);
-    this.apiCall('cudaMemsetAsync', this.costs.host.memcpyAsyncNs, where);
+  /** cudaMemset: on the legacy stream, asynchronous to the host for device memory (as CUDA documents) */
+  memset(dst: DevicePtr, value: number, bytes: number, where: string): void {
+    this.memsetAsync(dst, value, bytes, undefined, where, 'cudaMemset');
+  }
+
+  memsetAsync(dst: DevicePtr, value: number, bytes: number, sh: StreamHandle | undefined, where: string, api = 'cudaMemsetAsync'): void {
+    const s = this.streamOrDefault(sh, where, api);
+    this.checkDeviceRange(dst, 0, bytes, where, api);
+    if (!Number.isInteger(value) || value < 0 || value > 255) throw new HostFault(`${where}: ${api} value must be a byte 0..255, not ${value}`);
+    this.apiCall(api, this.costs.host.memcpyAsyncNs, where);
     this.submit(s, 'memset', { kind: 'memset', dst, value, bytes }, where);
   }
 
@@ -660,11 +674,11 @@ export class Runtime {
   }
 
   /** NVSHMEM's on-stream operations (src/system): stream work the system runs */
-  submitSystem(sh: StreamHandle | undefined, work: Extract<WorkSpec, { kind: 'system' }>, where: string): void {
+  submitSystem(sh: StreamHandle | undefined, work: Extract<WorkSpec, { kind: 'system' }>, where: string): OpHandle {
     const s = this.streamOrDefault(sh, where, work.name);
     if (s.capture) throw new HostFault(`${where}: ${work.name} inside a stream capture is not modelled yet; launch it on a stream that is not capturing`);
     this.apiCall(work.name, this.costs.host.eventRecordNs, where);
-    this.enqueue(s, work, where);
+    return this.enqueue(s, work, where);
   }
 
   /** an op as the deadlock explanations name it */
@@ -1128,11 +1142,20 @@ export class Runtime {
    * device runs until then; in a multi-PE system (`hostWaits`) the host's program is suspended and the
    * system resumes it once `cond` holds, interleaving the PEs' programs in simulated time
    */
-  private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0): void | Promise<void> {
+  private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0, cover?: () => void): void | Promise<void> {
     if (this.inHostFn) throw new HostFault(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
     const start = this.hostNow;
     this.clock.runUntil(this.hostNow);
-    if (this.hostWaits && !cond()) return this.hostWaits.wait({ name, where, cond, resume: () => this.hostWaited(name, where, start, true, endOf, extraNs) });
+    if (this.hostWaits && !cond())
+      return this.hostWaits.wait({
+        name,
+        where,
+        cond,
+        resume: () => {
+          cover?.();
+          this.hostWaited(name, where, start, true, endOf, extraNs);
+        },
+      });
     let waited = false;
     while (!cond()) {
       waited = true;
@@ -1141,7 +1164,37 @@ export class Runtime {
         if (!this.clock.step() && !cond()) throw new HostFault(`${where}: ${name} waits for work that can never complete: ${this.stuck()}`);
       }
     }
+    cover?.();
     this.hostWaited(name, where, start, waited, endOf, extraNs);
+  }
+
+  /** the newest op of each stream the host has waited for (`hostOrdered`) */
+  private readonly hostCovered = new Map<Stream, number>();
+  private hostCoveredAll = -1;
+  /** stream and device synchronizes the host has made (the NVSHMEM hazards' "synchronize in between") */
+  explicitSyncs = 0;
+
+  /** whether the host waited for an op (synchronised its stream or the device since it was enqueued) */
+  hostOrdered(op: OpHandle): boolean {
+    const o = op as Op;
+    return o.id <= Math.max(this.hostCoveredAll, this.hostCovered.get(o.stream) ?? -1);
+  }
+
+  /** whether op `b` waits, through its stream and events, for op `a` */
+  dependsOn(b: OpHandle, a: OpHandle): boolean {
+    const target = a as Op;
+    const seen = new Set<Op>();
+    const stack: Op[] = [b as Op];
+    while (stack.length) {
+      const o = stack.pop() as Op;
+      if (o === target) return true;
+      // dependencies are always older: nothing older than a can lead to it
+      if (o.id < target.id || seen.has(o)) continue;
+      seen.add(o);
+      if (o.prev) stack.push(o.prev);
+      for (const d of o.deps) stack.push(d);
+    }
+    return false;
   }
 
   /** the host comes back from a wait: its clock, the pool's trim, the API record */

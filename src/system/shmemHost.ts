@@ -8,7 +8,8 @@
 import { HostFault } from '../errors.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
 import type { ArgVals, KernelDef, LaunchConfig, LaunchOpts, ParamTypes } from '../kernel/define.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { OpHandle, Runtime } from '../runtime/runtime.js';
+import { type CopyEnd, HostBuffer } from '../runtime/types.js';
 import type { StreamHandle } from '../runtime/types.js';
 import { copyBytes } from '../runtime/copyData.js';
 import type { PeSystem } from './system.js';
@@ -52,9 +53,28 @@ export interface ShmemContext {
   collectiveLaunch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void;
 }
 
+/** an on-stream collective this PE enqueued (the team-overlap hazard) */
+interface OnStreamCollective {
+  op: OpHandle;
+  name: string;
+  where: string;
+}
+
+/** a cudaMemcpy/cudaMemset into this PE's symmetric memory (the implicit-asynchrony hazard) */
+interface SyncCopy {
+  api: string;
+  where: string;
+  from: number;
+  to: number;
+  /** the host's explicit synchronizes when it was made */
+  syncs: number;
+}
+
 export class ShmemHost implements ShmemContext {
   private barriers = 0;
   private streamBarriers = 0;
+  private readonly collectives: OnStreamCollective[] = [];
+  private syncCopies: SyncCopy[] = [];
 
   constructor(
     private readonly sys: PeSystem,
@@ -65,6 +85,8 @@ export class ShmemHost implements ShmemContext {
   ) {}
 
   collectiveLaunch<P extends ParamTypes>(def: KernelDef<P>, args: Partial<ArgVals<P>>, config?: Partial<LaunchConfig>, opts?: LaunchOpts): void {
+    const where = this.site();
+    for (const v of Object.values(args)) if (v && typeof v === 'object' && 'address' in v) this.reads(`nvshmemx_collective_launch of '${def.name}'`, where, (v as DevicePtr).address, (v as DevicePtr).allocation.bytes);
     this.launch(def as unknown as KernelDef, args as Partial<ArgVals<ParamTypes>>, config, { ...opts, attributes: { ...opts?.attributes, cooperative: true } });
   }
 
@@ -77,22 +99,65 @@ export class ShmemHost implements ShmemContext {
 
   malloc(bytes: number, name?: string): DevicePtr {
     const where = this.site();
+    this.hostCollective('nvshmem_malloc', where);
     return this.sys.heap.malloc(this.pe, bytes, name ?? `nvshmem_malloc (${where})`, where, (b, n) => this.sys.mem.alloc(b, n));
   }
 
   free(p: DevicePtr): void {
+    this.hostCollective('nvshmem_free', this.site());
     this.sys.heap.free(this.pe, p, this.site(), (q) => this.sys.mem.free(q.allocation));
   }
 
   barrierAll(): Promise<void> {
     const where = this.site();
+    this.hostCollective('nvshmem_barrier_all', where);
     const gen = this.barriers++;
     return this.sys.hostBarrier(this.pe, gen, where);
   }
 
-  private on(stream: StreamHandle | undefined, name: string, where: string, start: (t: number, done: (end: number) => void) => void, waiting: () => string | null, meta: OnStreamMeta = {}): void {
-    this.rt.submitSystem(stream, { kind: 'system', name, start, waiting }, where);
+  private on(stream: StreamHandle | undefined, name: string, where: string, start: (t: number, done: (end: number) => void) => void, waiting: () => string | null, meta: OnStreamMeta = {}): OpHandle {
+    const op = this.rt.submitSystem(stream, { kind: 'system', name, start, waiting }, where);
     this.sys.noteOnStream(this.pe, { name, where, stream, ...meta });
+    return op;
+  }
+
+  // ---- hazards the seed names (reported as findings, with both lines and the seed's fix) ----
+
+  /** a host collective on NVSHMEM_TEAM_WORLD while an on-stream collective the host has not waited for may run */
+  private hostCollective(name: string, where: string): void {
+    for (const c of this.collectives) {
+      if (this.rt.hostOrdered(c.op)) continue;
+      this.sys.hazard(this.pe, 'NvshmemCollectiveOverlap', `${where}: ${name} (a collective on NVSHMEM_TEAM_WORLD) may run while ${c.name} (${c.where}) runs on its stream: collectives of one team must not run in parallel; synchronize that stream before the host collective (seed 001, "on-stream operations have thread-like semantics")`);
+    }
+  }
+
+  /** an on-stream collective that no CUDA dependence orders after an earlier one on another stream */
+  private streamCollective(op: OpHandle, name: string, where: string): void {
+    for (const c of this.collectives) {
+      if (this.rt.dependsOn(op, c.op) || this.rt.hostOrdered(c.op)) continue;
+      this.sys.hazard(this.pe, 'NvshmemCollectiveOverlap', `${where}: ${name} and ${c.name} (${c.where}) use the same team on two streams with no ordering between them, so they may run in parallel; make one stream wait for the other (an event) or use one stream (seed 001, "on-stream operations have thread-like semantics")`);
+    }
+    this.collectives.push({ op, name, where });
+  }
+
+  /** cudaMemcpy / cudaMemset into symmetric memory: noted, for the NVSHMEM operation that reads it next */
+  noteSyncCopy(dst: CopyEnd, bytes: number, where: string, api: string): void {
+    if (dst instanceof HostBuffer || !this.sys.heap.isSymmetric(this.pe, dst.address, bytes)) return;
+    this.syncCopies.push({ api, where, from: dst.address, to: dst.address + bytes, syncs: this.rt.explicitSyncs });
+  }
+
+  /** an NVSHMEM operation reads [address, address + bytes): after an implicitly asynchronous copy into it, a race */
+  private reads(name: string, where: string, address: number, bytes: number): void {
+    const keep: SyncCopy[] = [];
+    for (const c of this.syncCopies) {
+      if (c.syncs !== this.rt.explicitSyncs) continue; // synchronized since: ordered
+      if (address < c.to && c.from < address + bytes) {
+        this.sys.hazard(this.pe, 'ImplicitlyAsyncMemcpy', `${where}: ${name} reads symmetric memory that ${c.api} (${c.where}) writes; ${c.api} to NVSHMEM's symmetric heap may complete asynchronously (its VMM allocations lack CU_POINTER_ATTRIBUTE_SYNC_MEMOPS), so the operation may read it before it lands; use ${c.api}Async on a stream and cudaStreamSynchronize it first (seed 001, "Implicitly Asynchronous cudaMemcpy")`);
+        continue;
+      }
+      keep.push(c);
+    }
+    this.syncCopies = keep;
   }
 
   private remote(dest: DevicePtr, bytes: number, pe: number, where: string): number {
@@ -103,6 +168,7 @@ export class ShmemHost implements ShmemContext {
     const where = this.site();
     const to = this.remote(dest, bytes, pe, where);
     const c = this.sys.net.put.onStream;
+    this.reads('nvshmemx_putmem_on_stream', where, src.address, bytes);
     this.on(stream, 'nvshmemx_putmem_on_stream', where, (t, done) => {
       copyBytes(this.sys.ptrAt(to, bytes), 0, src, 0, bytes);
       this.sys.traffic(this.pe, pe, 'put', bytes);
@@ -126,6 +192,7 @@ export class ShmemHost implements ShmemContext {
     const to = this.remote(dest, bytes, pe, where);
     const sigAt = this.remote(sig, 8, pe, where);
     const c = this.sys.net.put.onStream;
+    this.reads('nvshmemx_putmem_signal_on_stream', where, src.address, bytes);
     this.on(
       stream,
       'nvshmemx_putmem_signal_on_stream',
@@ -182,7 +249,7 @@ export class ShmemHost implements ShmemContext {
   private streamBarrier(stream: StreamHandle | undefined, name: string, costNs: number): void {
     const where = this.site();
     const gen = this.streamBarriers++;
-    this.on(
+    const op = this.on(
       stream,
       name,
       where,
@@ -190,6 +257,7 @@ export class ShmemHost implements ShmemContext {
       () => this.sys.streamBarrierWaiting(this.pe, gen),
       { barrier: gen },
     );
+    this.streamCollective(op, name, where);
   }
 
   quietOnStream(stream?: StreamHandle): void {

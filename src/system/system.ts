@@ -18,6 +18,7 @@ import { Session, type SessionOptions } from '../profile/session.js';
 import { ProgramApi } from '../runtime/programApi.js';
 import type { HostWait, Runtime, WriteEpoch } from '../runtime/runtime.js';
 import { EventQueue } from '../sim/eventQueue.js';
+import type { RuntimeFinding } from '../runtime/rules.js';
 import { interconnectFor, type NvshmemP2pFigures } from './links.js';
 import { explainDeadlock, type OnStreamRecord } from './deadlock.js';
 import { ShmemHost } from './shmemHost.js';
@@ -55,6 +56,8 @@ export class PeSystem {
   private readonly streamBarriers = new Map<number, Map<number, { t: number; costNs: number; done: (end: number) => void }>>();
   private readonly onStream: OnStreamRecord[][] = [];
   private readonly trafficMap = new Map<string, PeTraffic>();
+  /** per PE: the seed's hazards found as the programs ran (findings in the report) */
+  private readonly hazards: RuntimeFinding[][] = [];
   private readonly host: Host;
   private waking = false;
 
@@ -77,7 +80,12 @@ export class PeSystem {
       const rt = session.newRuntime(program, { clock: this.clock, epoch: this.epoch, onWrite: () => this.wake() });
       rt.hostWaits = { wait: (w) => this.wait(w, pe) };
       const api = new ProgramApi(rt, session, opts.file);
-      api.attachPe(pe, nPes, (site) => new ShmemHost(this, pe, rt, site, (def, args, config, o) => api.launch(def, args, config, o)));
+      api.attachPe(pe, nPes, (site) => {
+        const sh = new ShmemHost(this, pe, rt, site, (def, args, config, o) => api.launch(def, args, config, o));
+        api.onSyncCopy = (dst, bytes, where, name) => sh.noteSyncCopy(dst, bytes, where, name);
+        return sh;
+      });
+      this.hazards.push([]);
       session.peers = this.peerEnv(pe);
       this.sessions.push(session);
       this.runtimes.push(rt);
@@ -101,6 +109,11 @@ export class PeSystem {
   }
 
   // ---- what the NVSHMEM host API uses ----
+
+  hazard(pe: number, rule: string, message: string): void {
+    const list = this.hazards[pe] as RuntimeFinding[];
+    if (!list.some((f) => f.message === message)) list.push({ rule, severity: 'warning', message });
+  }
 
   traffic(from: number, to: number, kind: string, bytes: number): void {
     const key = `${from}|${to}|${kind}`;
@@ -271,7 +284,7 @@ export class PeSystem {
 
   /** each PE's timeline, the report's programs */
   finish(p: ProgramDef): void {
-    this.sessions.forEach((s, pe) => s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe})`));
+    this.sessions.forEach((s, pe) => s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe})`, this.hazards[pe]));
   }
 }
 
