@@ -205,5 +205,5 @@ function programRun(p: ProgramRun, kernels: readonly KernelResult[], archId: str
     return i === undefined ? rest : { ...rest, kernel: i };
   });
   const timeline = { ...p.timeline, ops };
-  return { name: p.name, values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))] };
+  return { name: p.name, values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
 }

@@ -58,6 +58,8 @@ export interface ProgramRun {
   values: { name: string; value: number; unit: string }[];
   /** hazards found while it ran (the NVSHMEM ones of a multi-PE program) */
   hazards?: RuntimeFinding[];
+  /** a multi-PE program: this PE's NVSHMEM traffic to each peer */
+  traffic?: { to: number; kind: string; bytes: number; ops: number }[];
 }
 
 /** a multi-PE program's outcome: its launches' report entries (ids from 0) and one timeline per PE */
@@ -172,8 +174,8 @@ export class Session {
   }
 
   /** the program's timeline and values go in the report; its check marks its launches */
-  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string, hazards: RuntimeFinding[] = []): void {
-    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values, ...(hazards.length ? { hazards } : {}) });
+  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string, hazards: RuntimeFinding[] = [], traffic?: ProgramRun['traffic']): void {
+    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values, ...(hazards.length ? { hazards } : {}), ...(traffic ? { traffic } : {}) });
     const failure = p.check?.(this.host);
     if (failure) for (const r of this.results.slice(first)) r.check = { passed: false, message: failure };
   }

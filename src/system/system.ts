@@ -284,7 +284,7 @@ export class PeSystem {
 
   /** each PE's timeline, the report's programs */
   finish(p: ProgramDef): void {
-    this.sessions.forEach((s, pe) => s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe})`, this.hazards[pe]));
+    this.sessions.forEach((s, pe) => s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe})`, this.hazards[pe], this.trafficTable().filter((t) => t.from === pe).map(({ to, kind, bytes, ops }) => ({ to, kind, bytes, ops }))));
   }
 }
 
