@@ -674,10 +674,14 @@ export class Runtime {
   }
 
   /** NVSHMEM's on-stream operations (src/system): stream work the system runs */
-  submitSystem(sh: StreamHandle | undefined, work: Extract<WorkSpec, { kind: 'system' }>, where: string): OpHandle {
+  submitSystem(sh: StreamHandle | undefined, work: Extract<WorkSpec, { kind: 'system' }>, where: string): OpHandle | null {
     const s = this.streamOrDefault(sh, where, work.name);
-    if (s.capture) throw new HostFault(`${where}: ${work.name} inside a stream capture is not modelled yet; launch it on a stream that is not capturing`);
     this.apiCall(work.name, this.costs.host.eventRecordNs, where);
+    // captured, it becomes a node (NVSHMEM's on-stream operations are kernels or copies in a graph)
+    if (s.capture) {
+      this.captureNode(s, 'kernel', work, where);
+      return null;
+    }
     return this.enqueue(s, work, where);
   }
 

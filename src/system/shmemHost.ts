@@ -72,7 +72,9 @@ interface SyncCopy {
 
 export class ShmemHost implements ShmemContext {
   private barriers = 0;
+  /** on-stream barriers started, and enqueued (the deadlock explanation pairs the k-th of each PE) */
   private streamBarriers = 0;
+  private enqueuedBarriers = 0;
   private readonly collectives: OnStreamCollective[] = [];
   private syncCopies: SyncCopy[] = [];
 
@@ -115,7 +117,7 @@ export class ShmemHost implements ShmemContext {
     return this.sys.hostBarrier(this.pe, gen, where);
   }
 
-  private on(stream: StreamHandle | undefined, name: string, where: string, start: (t: number, done: (end: number) => void) => void, waiting: () => string | null, meta: OnStreamMeta = {}): OpHandle {
+  private on(stream: StreamHandle | undefined, name: string, where: string, start: (t: number, done: (end: number) => void) => void, waiting: () => string | null, meta: OnStreamMeta = {}): OpHandle | null {
     const op = this.rt.submitSystem(stream, { kind: 'system', name, start, waiting }, where);
     this.sys.noteOnStream(this.pe, { name, where, stream, ...meta });
     return op;
@@ -248,16 +250,20 @@ export class ShmemHost implements ShmemContext {
 
   private streamBarrier(stream: StreamHandle | undefined, name: string, costNs: number): void {
     const where = this.site();
-    const gen = this.streamBarriers++;
+    // the k-th barrier a PE's streams start meets the k-th of every other PE (a graph replays one node many times)
+    let gen = -1;
     const op = this.on(
       stream,
       name,
       where,
-      (t, done) => this.sys.streamBarrierArrive(this.pe, gen, t, costNs, done),
-      () => this.sys.streamBarrierWaiting(this.pe, gen),
-      { barrier: gen },
+      (t, done) => {
+        gen = this.streamBarriers++;
+        this.sys.streamBarrierArrive(this.pe, gen, t, costNs, done);
+      },
+      () => (gen < 0 ? null : this.sys.streamBarrierWaiting(this.pe, gen)),
+      { barrier: this.enqueuedBarriers++ },
     );
-    this.streamCollective(op, name, where);
+    if (op) this.streamCollective(op, name, where);
   }
 
   quietOnStream(stream?: StreamHandle): void {
