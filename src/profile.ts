@@ -13,6 +13,7 @@ import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
 import { type PeRun, type ProgramRun, Session, type SessionOptions } from './profile/session.js';
 import { runPeProgram } from './system/run.js';
+import type { GpuSharing } from './system/system.js';
 import { HostFault, UserError } from './errors.js';
 import { SCHEDULES, type Schedule } from './runtime/runtime.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
@@ -42,6 +43,8 @@ export interface ProfileRequest {
   hwQueues?: number;
   /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one) */
   pes?: number;
+  /** the PEs as processes on one GPU: through MPS, or time-sliced without it (default: a GPU each) */
+  shareGpu?: GpuSharing;
   /** try every schedule the runtime may choose before the default run (`--explore`) */
   explore?: boolean;
   /** run under this schedule (explore's runs) */
@@ -113,7 +116,7 @@ async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): P
     const opts = sessionOptions(req);
     const g = guardDefinition(d, opts.file);
     if (g.kind !== 'program') continue;
-    out.set(d, await runPeProgram(g, opts, req.pes ?? g.pes ?? 1));
+    out.set(d, await runPeProgram(g, opts, req.pes ?? g.pes ?? 1, req.shareGpu ?? 'none'));
   }
   return out;
 }

@@ -24,6 +24,8 @@ export interface GridWork {
   durations: Float64Array;
   /** lower runs first (stream priority) */
   priority: number;
+  /** the process's CUDA context: without MPS, the GPU time-slices between contexts (absent: 0) */
+  context?: number;
   /** called once, when the grid's last block ends */
   onDone: (endNs: number) => void;
   /** called when the grid's first block starts */
@@ -62,6 +64,11 @@ export class BlockScheduler {
   private readonly order: readonly number[];
   private grids: LiveGrid[] = [];
   private seq = 0;
+  /**
+   * several processes on the GPU without MPS: one context's grids at a time (time-slicing; each grid
+   * runs to its end, a simplification of the driver's time slices). With MPS (false) they share the SMs
+   */
+  exclusiveContexts = false;
   /** the place in the dispatch order after the SM that took the last block */
   private cursor = 0;
   /** SMs holding at least one block, and its changes over time (the timeline's occupancy track) */
@@ -190,9 +197,12 @@ export class BlockScheduler {
     const now = this.clock.now;
     const order = this.order;
     const nSm = order.length;
+    // time-slicing: the context whose grid holds the GPU keeps it until its grids are done
+    const owner = this.exclusiveContexts ? (this.grids.find((g) => g.running > 0)?.work.context ?? this.grids[0]?.work.context ?? 0) : null;
     for (const g of this.grids) {
       const n = g.work.durations.length;
       if (g.next >= n) continue;
+      if (owner !== null && (g.work.context ?? 0) !== owner) continue;
       // the distributor deals blocks out round-robin in dispatch order, going on from where it last
       // placed one: a full grid fills the GPU in that order, and small kernels that run together
       // land on different SMs (the runtime probe's 66 + 66 blocks shared no SM)

@@ -74,6 +74,8 @@ export interface SharedDevices {
   results: KernelResult[];
   /** this session's PE */
   pe: number;
+  /** processes sharing one GPU (MPS, time-slicing): its caches too */
+  memsys?: MemoryHierarchy;
 }
 
 export class Session {
@@ -102,7 +104,7 @@ export class Session {
     this.results = shared?.results ?? [];
     this.pe = shared?.pe ?? null;
     if (!shared) this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
-    this.memsys = new MemoryHierarchy(opts.arch);
+    this.memsys = shared?.memsys ?? new MemoryHierarchy(opts.arch);
   }
 
   /**
@@ -161,7 +163,7 @@ export class Session {
   }
 
   /** this device's CUDA runtime for a program (`system`: the clock and write epoch of a multi-PE system) */
-  newRuntime(p: ProgramDef, system?: Pick<RuntimeOptions, 'clock' | 'epoch' | 'onWrite'>): Runtime {
+  newRuntime(p: ProgramDef, system?: Pick<RuntimeOptions, 'clock' | 'epoch' | 'onWrite' | 'blocks' | 'context'>): Runtime {
     const costs = runtimeCostsFor(this.opts.arch.id);
     const hwQueues = this.opts.hwQueues ?? p.hwQueues;
     return new Runtime(

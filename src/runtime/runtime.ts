@@ -124,6 +124,9 @@ export interface RuntimeOptions {
   onWrite?: () => void;
   /** one of the schedules the CUDA runtime is free to choose (absent: the default); `--explore` tries them */
   schedule?: Schedule;
+  /** processes sharing one GPU (MPS or time-slicing): the GPU's block scheduler, and this process's context id */
+  blocks?: BlockScheduler;
+  context?: number;
 }
 
 /**
@@ -270,6 +273,8 @@ export class Runtime {
   /** a multi-PE system's scheduler of host waits (absent: the runtime runs the device itself) */
   hostWaits: HostWaits | null = null;
   private readonly schedule: Omit<Schedule, 'name'>;
+  /** this process's CUDA context on a shared GPU (0 alone) */
+  private readonly context: number;
   readonly legacyStream: Stream;
   readonly perThreadStream: Stream;
   readonly hwQueues: number;
@@ -291,7 +296,8 @@ export class Runtime {
     this.queues = Array.from({ length: q }, () => []);
     this.heads = new Array<number>(q).fill(0);
     this.recent = Array.from({ length: q }, () => []);
-    this.blocks = new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
+    this.blocks = opts.blocks ?? new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
+    this.context = opts.context ?? 0;
     this.engines = { h2d: new CopyEngine('h2d', this.clock), d2h: new CopyEngine('d2h', this.clock), d2d: new CopyEngine('d2d', this.clock) };
     // the default streams share queue 0 with the first stream created (inference: not measured)
     // ids as CUDA's tools number streams: the legacy default stream 7, created streams from 13 on
@@ -1003,6 +1009,7 @@ export class Runtime {
       maxPerSm: run.maxPerSm,
       durations: run.durations,
       priority,
+      context: this.context,
       onStart: (st) => (r.startNs = st),
       onDone: (end) => {
         if (!Number.isFinite(r.startNs)) r.startNs = end;

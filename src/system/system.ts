@@ -18,6 +18,8 @@ import { Session, type SessionOptions } from '../profile/session.js';
 import { ProgramApi } from '../runtime/programApi.js';
 import type { HostWait, Runtime, WriteEpoch } from '../runtime/runtime.js';
 import { EventQueue } from '../sim/eventQueue.js';
+import { BlockScheduler } from '../device/blockScheduler.js';
+import { MemoryHierarchy } from '../memory/hierarchy.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { interconnectFor, type NvshmemP2pFigures } from './links.js';
 import { explainDeadlock, type OnStreamRecord } from './deadlock.js';
@@ -40,6 +42,9 @@ interface PendingWait extends HostWait {
 }
 
 export const MAX_PES = 8;
+
+/** how the PEs map onto GPUs: one each, or processes sharing one (with MPS, or time-sliced without) */
+export type GpuSharing = 'none' | 'mps' | 'timeslice';
 
 export class PeSystem {
   readonly clock = new EventQueue();
@@ -66,18 +71,24 @@ export class PeSystem {
     opts: SessionOptions,
     readonly nPes: number,
     program: ProgramDef,
+    /** 'none': a GPU per PE; 'mps': the PEs are processes sharing one GPU through MPS; 'timeslice': sharing it without MPS */
+    readonly share: GpuSharing = 'none',
   ) {
     if (!Number.isInteger(nPes) || nPes < 1 || nPes > MAX_PES) throw new UserError(`--pes ${nPes}: a program runs on 1 to ${MAX_PES} PEs (one GPU each, as nvshmrun -np N)`, 2);
     const links = interconnectFor(arch);
     if (!links.nvshmem) throw new UserError(`arch ${arch.id}: no NVSHMEM figures for its interconnect (${links.name}); run multi-PE programs on h200 or h100`, 2);
     this.net = links.nvshmem;
     this.heap = new SymmetricHeap(nPes);
-    this.mem.setCapacity(arch.globalMemBytes * nPes, `${nPes} x ${arch.name}`);
+    const gpus = share === 'none' ? nPes : 1;
+    this.mem.setCapacity(arch.globalMemBytes * gpus, `${gpus} x ${arch.name}`);
     this.host = new Host(this.mem);
-    const shared = { mem: this.mem, results: [] as Session['results'] };
+    const shared = { mem: this.mem, results: [] as Session['results'], ...(share === 'none' ? {} : { memsys: new MemoryHierarchy(arch) }) };
+    // one GPU's block scheduler for every process on it; without MPS its contexts take turns
+    const blocks = share === 'none' ? undefined : new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
+    if (blocks) blocks.exclusiveContexts = share === 'timeslice';
     for (let pe = 0; pe < nPes; pe++) {
       const session = new Session(opts, { ...shared, pe });
-      const rt = session.newRuntime(program, { clock: this.clock, epoch: this.epoch, onWrite: () => this.wake() });
+      const rt = session.newRuntime(program, { clock: this.clock, epoch: this.epoch, onWrite: () => this.wake(), ...(blocks ? { blocks, context: pe } : {}) });
       rt.hostWaits = { wait: (w) => this.wait(w, pe) };
       const api = new ProgramApi(rt, session, opts.file);
       api.attachPe(pe, nPes, (site) => {
