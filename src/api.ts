@@ -5,6 +5,7 @@
  */
 export { f32, f64, i8, i16, i32, i64, pred, ptr, u8, u16, u32, u64, vec } from './ir/typesys.js';
 export type { KernelBuilder, PtrVal, Val, Var, VecVal, Ref, SharedArray } from './ir/builder.js';
+export type { Shmem, ShmemCmp, ShmemGroup, SignalOp } from './ir/shmem.js';
 export type { AccessProperty, ScalarType, ElemType, PtrType } from './ir/types.js';
 export { defineKernel, defineProgram } from './kernel/define.js';
 export type { KernelDef, ProgramDef, ProgramContext, LaunchConfig, ScalarArgs, ArgVals } from './kernel/define.js';

@@ -7,6 +7,7 @@ import type { AccessOutcome, GlobalAccess } from '../memory/hierarchy.js';
 import type { DeviceMemory } from '../memory/deviceMemory.js';
 import type { InstrCounters } from './counters.js';
 import type { ExplainRecorder } from './explain.js';
+import type { PeerEnv } from './peerEnv.js';
 import type { Warp } from './warp.js';
 
 export type Dim3 = [number, number, number];
@@ -48,4 +49,6 @@ export interface ExecEnv {
   observer: ExecObserver | null;
   /** `--explain`: captures a representative warp's lane addresses of the memory instructions asked about (absent: none) */
   explain?: ExplainRecorder | null;
+  /** the other PEs of a multi-PE program (NVSHMEM device operations); absent: a single-GPU run */
+  peers?: PeerEnv;
 }

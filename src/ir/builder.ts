@@ -5,6 +5,7 @@
  */
 import { UserError } from '../errors.js';
 import { callerLoc } from './sourceLoc.js';
+import { Shmem } from './shmem.js';
 import type {
   AccessProperty,
   AtomOp,
@@ -816,6 +817,20 @@ export class KernelBuilder {
   /** a mutable pointer variable (k.let for pointers, typed so that load/store/at work on it) */
   letPtr(init: PtrVal): PtrVar {
     return this.let(init.ptrType, init) as unknown as PtrVar;
+  }
+
+  // ---- appended: NVSHMEM device API (src/ir/shmem.ts lowers its calls with these) ------------
+
+  private shmemApi: Shmem | null = null;
+  /** NVSHMEM's device-side operations: k.shmem.p(dest, v, pe), k.shmem.wait_until(ivar, 'ge', 1), … */
+  get shmem(): Shmem {
+    this.shmemApi ??= new Shmem(this, {
+      emit: (i) => this.emit(i),
+      reg: (t, loc) => this.newReg(t, false, loc),
+      use: (v, loc) => this.use(v, loc),
+      wrap: (d, t) => this.wrap(d, t),
+    });
+    return this.shmemApi;
   }
 }
 
