@@ -28,6 +28,7 @@
  * or two calendar reservations.
  */
 import type { Arch } from '../arch/types.js';
+import type { RemoteLink } from '../arch/remoteLink.js';
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
@@ -78,6 +79,8 @@ export interface TimingLaunch {
   meta: readonly InstrMeta[];
   /** each block's first and last cycle as the model sees them (the runtime's block scheduler replays them) */
   onBlock?: (linear: number, start: number, end: number) => void;
+  /** a PE of a multi-GPU program: what its remote accesses (NVSHMEM) cost over the link; absent: none */
+  remote?: RemoteLink;
 }
 
 /** what the launch's counters saw, for the figures the timing model's own observation lacks */
@@ -467,6 +470,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
   const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
   const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
+  // remote accesses (NVSHMEM P2P: InstrMeta.instr.remote) take the link instead of the local L2 and
+  // DRAM: each SM's share of it, then the GPU's links; a system-scope fence waits for the acknowledgements
+  const link = launch.remote ?? null;
+  const cyc = (ns: number): number => (ns * P.clockHz) / 1e9;
+  const remoteSlot = new Uint8Array(nSlots);
+  const sysFence = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) {
+    const m = meta[i] as InstrMeta;
+    const ins = m.instr;
+    if (link && ins && (ins.op === 'ld' || ins.op === 'st' || ins.op === 'atom') && ins.remote) remoteSlot[i] = 1;
+    if (link && (m.opcode === 'MEMBAR.SC.SYS' || m.opcode === 'MEMBAR.SYS')) sysFence[i] = 1;
+  }
+  const linkSmCal = new Calendars(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const linkCal = new Calendars(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
+  const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
+  const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -696,8 +716,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         next = d;
       }
     } else if (k === K_MEMBAR) {
-      stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
-      next = ti + 1 + lat.l2;
+      if (sysFence[pc] === 1) {
+        // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the fence
+        const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
+        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - ti - 1;
+        next = d;
+      } else {
+        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
+        next = ti + 1 + lat.l2;
+      }
     }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
       const r = writeRegs[j] as number;
@@ -730,6 +757,20 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (clock > (bEnd[rec] as number)) bEnd[rec] = clock;
   };
 
+  /** a remote access's `n` sectors: through the SM's share of the link and the link; a load's data after the link's latency, a store acknowledged after its own */
+  const remoteMemory = (wi: number, o: number, pc: number, k: number, t: number, sm: number, n: number): void => {
+    const bytes = n * 32;
+    const tl = linkCal.reserve(0, linkSmCal.reserve(sm, t, bytes), bytes);
+    const fetches = (writeAt[pc + 1] as number) > (writeAt[pc] as number);
+    if (k === K_LDG || (k === K_ATOM && fetches)) {
+      setResult(wi, pc, tl + remoteLoadCycles, R_LONG);
+      return;
+    }
+    const ack = tl + remoteAckCycles;
+    if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
+    if (ack > (memEnd[0] as number)) memEnd[0] = ack;
+  };
+
   const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
@@ -742,6 +783,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
       if (over > 0) stallWarp(wi, R_MIO, over);
+      return;
+    }
+    if (remoteSlot[pc] === 1) {
+      remoteMemory(wi, o, pc, k, t, sm, n);
       return;
     }
     // global / local

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineKernel, f32, i32, i64, ptr, u64 } from '../../src/api.js';
+import { getArch } from '../../src/arch/index.js';
+import { H200_NVLINK4 } from '../../src/arch/remoteLink.js';
 import { KernelFault } from '../../src/errors.js';
 import type { DevicePtr } from '../../src/memory/deviceMemory.js';
 import { lineInstructions, Loopback, opcodeCounts } from './loopback.js';
@@ -434,5 +436,80 @@ describe('ordering and collectives', () => {
     });
     const f = faultOf(() => lb.run(k, FILE, {}, [1, 1, 1], [32, 1, 1], { collective: true }));
     expect(f.kind).toBe('deadlock');
+  });
+});
+
+describe('timing over the link (H200 NVLink 4 figures, src/arch/remoteLink.ts)', () => {
+  const ns = (r: { metrics?: Record<string, number> }): number => r.metrics?.['gpu__time_duration.sum'] as number;
+
+  it('p + quiet, repeated by one thread: the acknowledgement and the fence per iteration', () => {
+    const run = (iters: number): number => {
+      const lb = new Loopback();
+      const dest = lb.symmetric(i32, 1, 'dest');
+      const k = defineKernel({
+        name: 'shmem_p_quiet',
+        params: { dest: ptr('global', i32) },
+        launch: { grid: 1, block: 1 },
+        setup: noSetup,
+        body: (k, { dest }) =>
+          k.for(0, iters, 1, (i) => {
+            k.shmem.p(dest, i, 1);
+            k.shmem.quiet();
+          }),
+      });
+      return ns(lb.run(k, FILE, { dest: pe0(dest) }, [1, 1, 1], [1, 1, 1], { link: H200_NVLINK4 }));
+    };
+    const perIter = (run(101) - run(1)) / 100;
+    // measured on two H200s: int_p+quiet 1167 ns per op (test/fidelity/probes/nvshmem/summary.md)
+    expect(perIter).toBeGreaterThan(1167 * 0.9);
+    expect(perIter).toBeLessThan(1167 * 1.1);
+  });
+
+  it('a chain of dependent g: the remote load latency per link', () => {
+    const run = (iters: number): number => {
+      const lb = new Loopback();
+      const src = lb.symmetric(i32, 1, 'src');
+      const out = lb.host.alloc(i32, 1, 'out');
+      const k = defineKernel({
+        name: 'shmem_g_chain',
+        params: { src: ptr('global', i32), out: ptr('global', i32) },
+        launch: { grid: 1, block: 1 },
+        setup: noSetup,
+        body: (k, { src, out }) => {
+          const acc = k.let(i32, 0);
+          k.for(0, iters, 1, () => acc.set(k.shmem.g(src.add(acc.and(0)), 1).add(acc)));
+          out.store(acc);
+        },
+      });
+      return ns(lb.run(k, FILE, { src: pe0(src), out }, [1, 1, 1], [1, 1, 1], { link: H200_NVLINK4 }));
+    };
+    const perLoad = (run(101) - run(1)) / 100;
+    expect(perLoad).toBeGreaterThan(1011);
+    expect(perLoad).toBeLessThan(1011 * 1.15);
+  });
+
+  it('put_nbi_block of 2 MiB from 8 CTAs, then quiet: within 15 % of the 7765 ns measured (270 GB/s)', () => {
+    const lb = new Loopback();
+    const n = 512 * 1024;
+    const dest = lb.symmetric(f32, n, 'dest');
+    const src = lb.host.alloc(f32, n, 'src', (i) => i);
+    const k = defineKernel({
+      name: 'shmem_put_bw',
+      params: { dest: ptr('global', f32), src: ptr('global', f32) },
+      launch: { grid: 8, block: 1024 },
+      setup: noSetup,
+      body: (k, { dest, src }) => {
+        const chunk = n / 8;
+        const off = k.blockIdx.x.cast(i32).mul(chunk);
+        k.shmem.put_nbi_block(dest.add(off), src.add(off), chunk, 1);
+        k.if(k.threadIdx.x.eq(0), () => k.shmem.quiet());
+      },
+    });
+    const r = lb.run(k, FILE, { dest: pe0(dest), src }, [8, 1, 1], [1024, 1, 1], { link: H200_NVLINK4 });
+    expect(lb.host.readNumber(pe1(dest), f32, n - 1)).toBe(n - 1);
+    // the measurement's iteration is put + quiet inside a long-running kernel: compare without the launch overhead
+    const t = ns(r) - getArch('h200').launchOverheadNs;
+    expect(t).toBeGreaterThan(7765 * 0.85);
+    expect(t).toBeLessThan(7765 * 1.15);
   });
 });

@@ -18,6 +18,8 @@ import { Host } from '../../src/kernel/host.js';
 import type { Dim3, KernelDef } from '../../src/kernel/define.js';
 import { DeviceMemory, type DevicePtr } from '../../src/memory/deviceMemory.js';
 import { buildKernel } from '../../src/profile/launch.js';
+import type { RemoteLink } from '../../src/arch/remoteLink.js';
+import { createTimingModel } from '../../src/timing/model.js';
 
 /** one symmetric object: its copy on each PE */
 export interface Symmetric {
@@ -29,6 +31,8 @@ export interface LoopbackRun {
   prog: Program;
   counters: InstrCounters;
   warpInstructions: number;
+  /** the timing model's metrics, when run with a link */
+  metrics?: Record<string, number>;
 }
 
 export class Loopback {
@@ -78,7 +82,14 @@ export class Loopback {
   }
 
   /** run `def` as PE 0 with the given pointer/scalar arguments */
-  run(def: KernelDef, file: string, args: Record<string, DevicePtr | number | bigint>, grid: Dim3, block: Dim3, opts: { collective?: boolean; maxWarpInstructions?: number; peers?: boolean } = {}): LoopbackRun {
+  run(
+    def: KernelDef,
+    file: string,
+    args: Record<string, DevicePtr | number | bigint>,
+    grid: Dim3,
+    block: Dim3,
+    opts: { collective?: boolean; maxWarpInstructions?: number; peers?: boolean; link?: RemoteLink; blocksPerSm?: number } = {},
+  ): LoopbackRun {
     const ir = buildKernel(def, file);
     const counters = new InstrCounters(4096);
     const env: ExecEnv = {
@@ -94,13 +105,17 @@ export class Loopback {
       barrier: () => {
         throw new Error('barrier handler not installed');
       },
-      observer: null,
+      // with a link: the timing model (compiled code holds this object, filled in below)
+      observer: opts.link ? { issue: () => {}, memory: () => {} } : null,
       ...(opts.peers === false ? {} : { peers: this.peers(opts.collective ?? false) }),
     };
     const prog = compile(ir, env);
     const arch = getArch('h200');
-    const stats = runGrid(prog, env, { smCount: arch.smCount, blocksPerSm: 1, quantum: 64, maxWarpInstructions: opts.maxWarpInstructions ?? 1_000_000 });
-    return { prog, counters, warpInstructions: stats.warpInstructions };
+    const blocksPerSm = opts.blocksPerSm ?? 1;
+    const timing = opts.link ? createTimingModel(arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, remote: opts.link }) : null;
+    if (timing) Object.assign(env.observer as object, timing.observer);
+    const stats = runGrid(prog, env, { smCount: arch.smCount, blocksPerSm, quantum: 64, maxWarpInstructions: opts.maxWarpInstructions ?? 1_000_000 });
+    return { prog, counters, warpInstructions: stats.warpInstructions, ...(timing ? { metrics: timing.finish({ sharedWavefronts: 0, lsuMiscInstructions: 0, aduInstructions: 0 }) } : {}) };
   }
 }
 
