@@ -34,7 +34,7 @@ export interface SassStep {
   cls: InstrClass;
   /** the slot that executes the instruction (others only count) */
   work?: true;
-  /** a predicated-off instruction (`@!PT LDS RZ, [RZ]`): issued, no thread predicated on */
+  /** issued with no thread predicated on: `@!PT LDS RZ, [RZ]`, a branch not taken */
   predOff?: true;
 }
 
@@ -52,7 +52,8 @@ const PEER_PTR: readonly SassStep[] = [
   step('LDG.E.64.CONSTANT', 'move'),
   step('ISETP.NE.U32.AND', 'alu'),
   step('ISETP.NE.AND.EX', 'alu'),
-  step('BRA', 'branch'),
+  // `@!P0 BRA` to the proxy path: not taken over NVLink (no thread predicated on)
+  step('BRA', 'branch', { predOff: true }),
   step('ULDC.64', 'move'),
   step('IADD3', 'alu'),
   step('IADD3.X', 'alu', { work: true }),
@@ -66,7 +67,8 @@ const PEER_PTR: readonly SassStep[] = [
 const QUIET: readonly SassStep[] = [
   step('LDC', 'move'),
   step('ISETP.GT.AND', 'alu'),
-  step('BRA', 'branch'),
+  // `@P0 BRA` to the transport's quiet: not taken on an NVLink-only job
+  step('BRA', 'branch', { predOff: true }),
   step('LDS', 'alu', { predOff: true }),
   step('LDS', 'alu', { predOff: true }),
   step('LDS', 'alu', { predOff: true }),

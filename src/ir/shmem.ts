@@ -44,6 +44,8 @@ const AMO_KINDS = new Set<ScalarKind>(['i32', 'u32', 'i64', 'u64']);
 /** the extended AMOs (fetch, set, swap) also take float and double */
 const EXT_AMO_KINDS = new Set<ScalarKind>(['i32', 'u32', 'i64', 'u64', 'f32', 'f64']);
 const CMPS: readonly ShmemCmp[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+/** the comparator that holds exactly when `cmp` does not (integers: no NaN) */
+const NEGATED: Record<ShmemCmp, ShmemCmp> = { eq: 'ne', ne: 'eq', gt: 'le', ge: 'lt', lt: 'ge', le: 'gt' };
 
 export class Shmem {
   /** cooperative call sites, for the partial-call check (shmemgroup.site) */
@@ -528,7 +530,8 @@ export class Shmem {
     const k = this.k;
     const t = p.ptrType.elem as ScalarType;
     const v = k.let(t, t.kind === 'i64' || t.kind === 'u64' ? 0n : 0);
-    k.doWhile(() => v.set(p.ref.get({ cache: 'strong' })), () => this.compare(cmp, v, value, loc).not());
+    // the loop goes on while the negated test holds: one ISETP per poll, as nvcc emits (no separate NOT)
+    k.doWhile(() => v.set(p.ref.get({ cache: 'strong' })), () => this.compare(NEGATED[cmp] ?? cmp, v, value, loc));
     return v;
   }
 

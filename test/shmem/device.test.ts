@@ -513,3 +513,89 @@ describe('timing over the link (H200 NVLink 4 figures, src/arch/remoteLink.ts)',
     expect(t).toBeLessThan(7765 * 1.15);
   });
 });
+
+describe('more of the lowering', () => {
+  it('a wait that another warp ends: one LDG, ISETP, ISETP.EX and BRA per poll (k_wait\'s loop), not parked', () => {
+    const lb = new Loopback();
+    const flag = lb.symmetric(u64, 1, 'flag');
+    const out = lb.host.alloc(i32, 64, 'out');
+    const k = defineKernel({
+      name: 'shmem_wait_woken',
+      params: { flag: ptr('global', u64), out: ptr('global', i32) },
+      launch: { grid: 1, block: 64 },
+      setup: noSetup,
+      body: (k, { flag, out }) => {
+        const w = k.threadIdx.x.cast(i32).shr(5);
+        k.if(w.eq(0), () => {
+          k.shmem.wait_until(flag, 'eq', 1);
+        }, () => {
+          const acc = k.let(i32, 0);
+          k.for(0, 3000, 1, (i) => acc.set(acc.add(i)));
+          out.at(k.threadIdx.x).store(acc);
+          k.when(k.laneId.eq(0), () => flag.store(k.u64(1), { cache: 'strong' }));
+        });
+      },
+    });
+    const r = lb.run(k, FILE, { flag: pe0(flag), out }, [1, 1, 1], [64, 1, 1]);
+    const line = lineOf("k.shmem.wait_until(flag, 'eq', 1);");
+    const count = (op: string): number => r.prog.meta.reduce((n, m, s) => n + (m.line === line && m.opcode === op ? (r.counters.inst[s] as number) : 0), 0);
+    const polls = count('LDG.E.64.STRONG.GPU');
+    expect(polls).toBeGreaterThan(10);
+    expect(count('ISETP')).toBe(polls);
+    expect(count('ISETP.EX')).toBe(polls);
+    expect(count('BRA')).toBe(polls);
+    expect(lb.host.readNumber(out, i32, 40)).toBe((2999 * 3000) / 2);
+  });
+
+  it('lanes addressing different PEs: traffic per peer', () => {
+    const lb = new Loopback(4);
+    const dest = lb.symmetric(i32, 32, 'dest');
+    const k = defineKernel({
+      name: 'shmem_p_spread',
+      params: { dest: ptr('global', i32) },
+      launch: { grid: 1, block: 32 },
+      setup: noSetup,
+      body: (k, { dest }) => {
+        const t = k.threadIdx.x.cast(i32);
+        k.shmem.p(dest.add(t), t, t.and(3));
+      },
+    });
+    lb.run(k, FILE, { dest: pe0(dest) }, [1, 1, 1], [32, 1, 1]);
+    expect(Object.fromEntries(lb.traffic)).toEqual({ 'p 0': 32, 'p 1': 32, 'p 2': 32, 'p 3': 32 });
+    for (let pe = 0; pe < 4; pe++)
+      for (let i = 0; i < 32; i++) expect(lb.host.readNumber(dest.copies[pe] as DevicePtr, i32, i)).toBe(i % 4 === pe ? i : 0);
+  });
+
+  it('wait_until_any on ivars nobody writes parks as well', () => {
+    const lb = new Loopback();
+    const ivars = lb.symmetric(i32, 4, 'ivars');
+    const out = lb.host.alloc(i64, 1, 'out');
+    const k = defineKernel({
+      name: 'shmem_any_forever',
+      params: { ivars: ptr('global', i32), out: ptr('global', i64) },
+      launch: { grid: 1, block: 32 },
+      setup: noSetup,
+      body: (k, { ivars, out }) => out.store(k.shmem.wait_until_any(ivars, 4, null, 'ne', 0).bitcast(i64)),
+    });
+    const f = faultOf(() => lb.run(k, FILE, { ivars: pe0(ivars), out }, [1, 1, 1], [32, 1, 1], { maxWarpInstructions: 1_000_000 }));
+    expect(f.kind).toBe('deadlock');
+  });
+
+  it('type errors at build time, located at the kernel line', () => {
+    const lb = new Loopback();
+    const build = (body: Parameters<typeof defineKernel>[0]['body']): string => {
+      const k = defineKernel({ name: 'shmem_bad', params: { f: ptr('global', f32), s: ptr('global', u64) }, launch: { grid: 1, block: 32 }, setup: noSetup, body });
+      try {
+        lb.run(k, FILE, {}, [1, 1, 1], [32, 1, 1]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    expect(build((k) => k.shmem.p(k.shared(f32, [32]).at(0).addr, 1, 1))).toMatch(/device\.test\.ts:\d+: nvshmem p: the remote object must be in global \(symmetric\) memory, not shared memory/);
+    expect(build((k, { f }) => k.shmem.signal_op(f.as(u64).as(f32), k.u64(1), 'set', 1))).toMatch(/device\.test\.ts:\d+: type error: nvshmemx_signal_op needs a uint64_t\* signal, got a pointer to f32/);
+    expect(build((k, { f }) => k.shmem.atomic_add(f, k.f32(1), 1))).toMatch(/device\.test\.ts:\d+: type error: nvshmem_float_atomic_add: NVSHMEM's standard AMOs take int, long/);
+    expect(build((k, { s }) => k.shmem.wait_until(s, 'gte' as 'ge', 1))).toMatch(/device\.test\.ts:\d+: unknown comparator 'gte': use one of eq, ne, gt, ge, lt, le/);
+    expect(build((k, { f, s }) => k.shmem.put_signal(f, f, 4, s, k.u64(1), 'or' as 'set', 1))).toMatch(/signal op 'or' is not NVSHMEM_SIGNAL_SET/);
+  });
+});
