@@ -121,6 +121,7 @@ export class Shmem {
     const loc = callerLoc();
     const group = opts.group ?? 'thread';
     const call = this.rmaName('put_signal', dest, opts.nbi ?? false, group, loc);
+    this.checkLocal('put', dest, source, call, loc);
     this.signalPtr(sig, call, loc);
     const peV = this.pe(pe, loc);
     this.enterGroup(group, call, loc);
@@ -365,14 +366,19 @@ export class Shmem {
   private rma(dir: 'put' | 'get', group: ShmemGroup, nbi: boolean, dest: PtrVal, source: PtrVal, n: ValLike, pe: ValLike, loc: SourceLoc): void {
     const remote = dir === 'put' ? dest : source;
     const call = this.rmaName(dir, remote, nbi, group, loc);
-    const local = dir === 'put' ? source : dest;
-    if (!(local instanceof PtrVal) || local.ptrType.space === 'local') throw irError(loc, `type error: ${call} needs a pointer to global or shared memory for its local ${dir === 'put' ? 'source' : 'destination'}`);
-    if (typeName(local.ptrType.elem) !== typeName(remote.ptrType.elem))
-      throw irError(loc, `type error: ${call} copies ${typeName(remote.ptrType.elem)} ${dir === 'put' ? 'from' : 'to'} a pointer to ${typeName(local.ptrType.elem)}`);
+    this.checkLocal(dir, dest, source, call, loc);
     const peV = this.pe(pe, loc);
     this.enterGroup(group, call, loc);
     this.copy(dir, group, dest, source, n, peV, call, loc);
     this.groupSync(group, loc);
+  }
+
+  /** the local end of a copy: global or shared memory, of the remote end's element type */
+  private checkLocal(dir: 'put' | 'get', dest: PtrVal, source: PtrVal, call: string, loc: SourceLoc): void {
+    const [remote, local] = dir === 'put' ? [dest, source] : [source, dest];
+    if (!(local instanceof PtrVal) || local.ptrType.space === 'local') throw irError(loc, `type error: ${call} needs a pointer to global or shared memory for its local ${dir === 'put' ? 'source' : 'destination'}`);
+    if (typeName(local.ptrType.elem) !== typeName(remote.ptrType.elem))
+      throw irError(loc, `type error: ${call} copies ${typeName(remote.ptrType.elem)} ${dir === 'put' ? 'from' : 'to'} a pointer to ${typeName(local.ptrType.elem)}`);
   }
 
   /**

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, f32, i32, i64, ptr, u64 } from '../../src/api.js';
+import { defineKernel, f32, i32, i64, ptr, u64, type KernelBuilder, type PtrVal } from '../../src/api.js';
 import { getArch } from '../../src/arch/index.js';
 import { H200_NVLINK4 } from '../../src/arch/remoteLink.js';
 import { KernelFault } from '../../src/errors.js';
@@ -583,8 +583,8 @@ describe('more of the lowering', () => {
 
   it('type errors at build time, located at the kernel line', () => {
     const lb = new Loopback();
-    const build = (body: Parameters<typeof defineKernel>[0]['body']): string => {
-      const k = defineKernel({ name: 'shmem_bad', params: { f: ptr('global', f32), s: ptr('global', u64) }, launch: { grid: 1, block: 32 }, setup: noSetup, body });
+    const build = (body: (k: KernelBuilder, p: { f: PtrVal; s: PtrVal }) => void): string => {
+      const k = defineKernel({ name: 'shmem_bad', params: { f: ptr('global', f32), s: ptr('global', u64) }, launch: { grid: 1, block: 32 }, setup: noSetup, body: (k, p) => body(k, p as { f: PtrVal; s: PtrVal }) });
       try {
         lb.run(k, FILE, {}, [1, 1, 1], [32, 1, 1]);
       } catch (e) {
