@@ -49,6 +49,6 @@ export interface ExecEnv {
   observer: ExecObserver | null;
   /** `--explain`: captures a representative warp's lane addresses of the memory instructions asked about (absent: none) */
   explain?: ExplainRecorder | null;
-  /** the other PEs of a multi-PE program (NVSHMEM device operations); absent: a single-GPU run */
+  /** the other PEs, in a multi-PE program (NVSHMEM device operations; absent: a single GPU) */
   peers?: PeerEnv;
 }

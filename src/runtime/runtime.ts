@@ -13,7 +13,7 @@
  */
 import type { Arch } from '../arch/types.js';
 import type { RuntimeCosts } from '../arch/runtimeCosts.js';
-import { BlockScheduler, type BlockFootprint } from '../device/blockScheduler.js';
+import { BlockScheduler, type BlockFootprint, type Hold } from '../device/blockScheduler.js';
 import { CopyEngine, type EngineId } from '../device/copyEngine.js';
 import { HostFault } from '../errors.js';
 import type { Dim3 } from '../kernel/define.js';
@@ -40,15 +40,70 @@ export interface KernelRun {
   kernelIndex: number | null;
 }
 
+/**
+ * a kernel whose resident warps all spin on memory nothing in it writes: it keeps its SMs, and is
+ * resumed after other work writes (another kernel, a copy, the host, another PE)
+ */
+export interface ParkedKernel {
+  parked: true;
+  name: string;
+  grid: Dim3;
+  block: Dim3;
+  footprint: BlockFootprint;
+  maxPerSm: number;
+  /** blocks resident while it spins */
+  resident: number;
+  /** run it again: its run once its grid is done, null while it is still parked */
+  resume(): KernelRun | null;
+  /** the spinning lines, the waiting warps, the blocks that never started */
+  describeSpin(): string;
+}
+
 /** what the runtime needs from the profiling session: run a kernel in the interpreter now */
 export interface KernelRunner {
-  /** `stream`: the id of the stream it runs on (its report entry's launch.stream) */
-  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number): KernelRun;
+  /**
+   * `stream`: the id of the stream it runs on (its report entry's launch.stream); `external`: the
+   * write epoch (writes by other work so far), which may wake its parked warps
+   */
+  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external: () => number): KernelRun | ParkedKernel;
+  /** what one of its blocks occupies on an SM */
+  footprintOf(work: Extract<WorkSpec, { kind: 'kernel' }>): BlockFootprint;
+}
+
+/** a kernel parked on the device, holding its SMs */
+interface Parked {
+  kernel: ParkedKernel;
+  hold: Hold;
+  rec: TimelineOp;
+  stream: Stream;
+  where: string;
+  startNs: number;
+  /** the write epoch it last ran at */
+  seen: number;
+  priority: number;
+  done: (end: number) => void;
+}
+
+/** a kernel that cannot start: no SM has room for a block beside the parked kernels' */
+interface WaitingForSms {
+  work: Extract<WorkSpec, { kind: 'kernel' }>;
+  stream: Stream;
+  where: string;
+  rec: Partial<TimelineOp>;
+  done: (end: number) => void;
+}
+
+/** writes made by work that ends (kernels, copies, host functions, host calls): they may wake a parked kernel */
+export interface WriteEpoch {
+  n: number;
 }
 
 export interface RuntimeOptions {
   /** hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
+  /** the clock and write epoch of a multi-PE system (absent: the runtime's own) */
+  clock?: EventQueue;
+  epoch?: WriteEpoch;
 }
 
 class Stream implements StreamHandle {
@@ -137,7 +192,11 @@ interface Op {
 const SYNC_APIS_DURING_CAPTURE = 'cudaErrorStreamCaptureUnsupported';
 
 export class Runtime {
-  readonly clock = new EventQueue();
+  readonly clock: EventQueue;
+  readonly epoch: WriteEpoch;
+  private readonly parked: Parked[] = [];
+  private readonly waitingForSms: WaitingForSms[] = [];
+  private retrying = false;
   readonly blocks: BlockScheduler;
   private readonly engines: Record<EngineId, CopyEngine>;
   private readonly queues: Op[][];
@@ -175,6 +234,8 @@ export class Runtime {
     private readonly runner: KernelRunner,
     opts: RuntimeOptions = {},
   ) {
+    this.clock = opts.clock ?? new EventQueue();
+    this.epoch = opts.epoch ?? { n: 0 };
     const q = opts.hwQueues ?? costs.hwQueuesDefault;
     if (!Number.isInteger(q) || q < 1 || q > costs.hwQueuesMax) throw new HostFault(`hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) must be an integer from 1 to ${costs.hwQueuesMax}, not ${q}`);
     this.hwQueues = q;
@@ -677,6 +738,7 @@ export class Runtime {
     if (end > this.latestEnd) this.latestEnd = end;
     this.pending.delete(op);
     if (op.waiters) for (const w of op.waiters) w();
+    this.wrote();
     this.pump();
   }
 
@@ -692,25 +754,12 @@ export class Runtime {
     };
     switch (work.kind) {
       case 'kernel': {
-        const run = this.runner.run(work, where, s.id);
-        const r = entry('kernel', run.name);
-        r.grid = run.grid;
-        r.block = run.block;
-        r.domain = physicalDomain(work.attrs);
-        if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
-        r.startNs = Infinity;
-        this.blocks.submit({
-          footprint: run.footprint,
-          maxPerSm: run.maxPerSm,
-          durations: run.durations,
-          priority: work.attrs.priority ?? s.priority,
-          onStart: (st) => (r.startNs = st),
-          onDone: (end) => {
-            if (!Number.isFinite(r.startNs)) r.startNs = end;
-            r.endNs = end;
-            done(end);
-          },
-        });
+        // a kernel no SM has room for beside the parked (spinning) kernels waits until one is done
+        if (this.parked.length > 0 && !this.blocks.roomBesideHolds(this.runner.footprintOf(work))) {
+          this.waitingForSms.push({ work, stream: s, where, rec: { ...rec, startNs: t }, done });
+          return;
+        }
+        this.startKernel(work, s, where, rec, done, entry);
         return;
       }
       case 'memcpy':
@@ -790,6 +839,106 @@ export class Runtime {
     }
   }
 
+  /** run a kernel in the interpreter and give its blocks to the block scheduler; a parked one holds its SMs */
+  private startKernel(work: Extract<WorkSpec, { kind: 'kernel' }>, s: Stream, where: string, rec: Partial<TimelineOp>, done: (end: number) => void, entry: (kind: TimelineKind, name: string) => TimelineOp): void {
+    const run = this.runner.run(work, where, s.id, () => this.epoch.n);
+    const r = entry('kernel', run.name);
+    r.grid = run.grid;
+    r.block = run.block;
+    r.domain = physicalDomain(work.attrs);
+    const priority = work.attrs.priority ?? s.priority;
+    if ('parked' in run) {
+      r.startNs = this.clock.now;
+      const hold = this.blocks.hold(run.footprint, run.maxPerSm, run.resident);
+      this.parked.push({ kernel: run, hold, rec: r, stream: s, where, startNs: this.clock.now, seen: this.epoch.n, priority, done });
+      return;
+    }
+    if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
+    r.startNs = Infinity;
+    this.blocks.submit({
+      footprint: run.footprint,
+      maxPerSm: run.maxPerSm,
+      durations: run.durations,
+      priority,
+      onStart: (st) => (r.startNs = st),
+      onDone: (end) => {
+        if (!Number.isFinite(r.startNs)) r.startNs = end;
+        r.endNs = end;
+        done(end);
+      },
+    });
+  }
+
+  /** work ended or the host wrote: what parked kernels read may have changed */
+  private wrote(): void {
+    this.epoch.n++;
+    this.retryParked();
+  }
+
+  /**
+   * resume every parked kernel that has not run since the last write; one that finishes ends a little
+   * after now (the write that woke it is visible at its writer's end: the flag round trip to L2 later)
+   */
+  retryParked(): void {
+    if (this.retrying || this.parked.length === 0) return;
+    this.retrying = true;
+    try {
+      for (let again = true; again; ) {
+        again = false;
+        for (const p of [...this.parked]) {
+          if (p.seen === this.epoch.n) continue;
+          p.seen = this.epoch.n;
+          const run = p.kernel.resume();
+          if (!run) continue;
+          this.parked.splice(this.parked.indexOf(p), 1);
+          // its own writes may wake the others
+          this.epoch.n++;
+          again = true;
+          this.finishParked(p, run);
+        }
+      }
+    } finally {
+      this.retrying = false;
+    }
+  }
+
+  private finishParked(p: Parked, run: KernelRun): void {
+    const r = p.rec;
+    if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
+    const held = p.hold.blocks;
+    let longest = 0;
+    for (let i = 0; i < Math.min(held, run.durations.length); i++) longest = Math.max(longest, run.durations[i] as number);
+    const wakeNs = (this.arch.latency.l2Hit / this.arch.smClockHz) * 1e9;
+    const end = Math.max(p.startNs + longest, this.clock.now + wakeNs);
+    this.clock.at(end, () => {
+      p.hold.release();
+      const rest = run.durations.subarray(held);
+      const finish = (e: number): void => {
+        r.endNs = e;
+        p.done(e);
+      };
+      if (rest.length === 0) finish(end);
+      else this.blocks.submit({ footprint: run.footprint, maxPerSm: run.maxPerSm, durations: rest, priority: p.priority, onDone: finish });
+      this.startWaitingForSms();
+    });
+  }
+
+  /** kernels that waited for SMs the parked kernels held: start those that now have room */
+  private startWaitingForSms(): void {
+    for (const w of [...this.waitingForSms]) {
+      if (!this.blocks.roomBesideHolds(this.runner.footprintOf(w.work))) continue;
+      this.waitingForSms.splice(this.waitingForSms.indexOf(w), 1);
+      const entry = (kind: TimelineKind, name: string): TimelineOp => {
+        const t = this.clock.now;
+        const r: TimelineOp = { id: this.record.length, kind, name, stream: w.stream.id, submitNs: w.rec.submitNs ?? t, startNs: t, endNs: t, ...w.rec, where: w.where };
+        r.startNs = t;
+        this.record.push(r);
+        return r;
+      };
+      this.startKernel(w.work, w.stream, w.where, w.rec, w.done, entry);
+    }
+  }
+
   /** a graph launch: nodes start when their dependencies complete; done when every node is */
   private runGraph(exec: GraphExec, works: readonly WorkSpec[], t: number, s: Stream, rec: TimelineOp, done: (end: number) => void): void {
     const n = exec.nodes.length;
@@ -856,7 +1005,9 @@ export class Runtime {
     this.api.push({ name, startNs: start, endNs: this.hostNow, where });
   }
 
+  /** why nothing can go on: the parked kernels and what waits behind them, else the queues' heads */
   private stuck(): string {
+    if (this.parked.length) return this.deadlock();
     const heads: string[] = [];
     for (let q = 0; q < this.queues.length; q++) {
       const op = this.queues[q]?.[this.heads[q] as number];
@@ -872,6 +1023,33 @@ export class Runtime {
     this.clock.runUntil(this.hostNow);
     while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where()}: the program ended with work that can never complete: ${this.stuck()}`);
     while (this.clock.step());
+  }
+
+  /**
+   * the wait-for cycle on this GPU when parked kernels hold SMs and nothing else can run: who spins
+   * where, what cannot start for want of their SMs or behind them in a queue, and the seed's fixes
+   */
+  deadlock(): string {
+    const parts: string[] = [];
+    const names = this.parked.map((p) => `'${p.kernel.name}'`).join(', ');
+    for (const p of this.parked)
+      parts.push(
+        `kernel '${p.kernel.name}' (stream ${p.stream.id}, hardware queue ${p.stream.queue}, launched at ${p.where}) spins holding ${p.hold.sms} SM${p.hold.sms === 1 ? '' : 's'} ` +
+          `(${p.hold.blocks} block${p.hold.blocks === 1 ? '' : 's'} resident): ${p.kernel.describeSpin()}`,
+      );
+    for (const w of this.waitingForSms)
+      parts.push(`kernel '${w.work.def.name}' (stream ${w.stream.id}, launched at ${w.where}) cannot start: no SM has room for its blocks beside ${names}, which wait for memory that only other work writes`);
+    for (let q = 0; q < this.queues.length; q++) {
+      const op = this.queues[q]?.[this.heads[q] as number];
+      if (!op) continue;
+      const on = [op.prev, ...op.deps].find((d) => d && d.state !== 2);
+      const onText = on ? `, behind ${on.work.kind === 'kernel' ? `kernel '${on.work.def.name}'` : on.work.kind} of stream ${on.stream.id} (${on.where})` : '';
+      parts.push(`${op.work.kind === 'kernel' ? `kernel '${op.work.def.name}'` : op.work.kind} of stream ${op.stream.id} (${op.where}) waits at the head of hardware queue ${q}${onText}`);
+    }
+    const fix = this.waitingForSms.length
+      ? `fix: enqueue the kernel that writes what ${names} wait${this.parked.length === 1 ? 's' : ''} for before ${this.parked.length === 1 ? 'it' : 'them'} in one stream, or make ${this.parked.length === 1 ? 'it' : 'them'} wait on an event recorded after the writer (seed 001, "CUDA Stream Order and Execution Resources"); or launch fewer blocks so both fit`
+      : `fix: the memory ${names} poll${this.parked.length === 1 ? 's' : ''} is written by work ordered after ${this.parked.length === 1 ? 'it' : 'them'} or by nothing: order the writer before the waiter (same stream, or an event), or launch all waiting blocks co-resident (cooperative launch)`;
+    return `deadlock: ${parts.join('; ')}; ${fix}`;
   }
 
   private apiCall(name: string, ns: number, where: string): void {
