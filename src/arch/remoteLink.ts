@@ -1,9 +1,11 @@
 /**
  * What a kernel's remote accesses (NVSHMEM's P2P path: stores, loads and atomics on a peer GPU's
- * memory over NVLink) cost, as the timing model sees them. The system layer hands the figures of
- * the PEs' link to the launch (src/timing/model.ts TimingLaunch.remote); the interconnect's own
- * arch data (src/arch/interconnect.ts, when it lands) is where they should come from.
+ * memory) cost, as the timing model sees them (src/timing/model.ts TimingLaunch.remote), derived from
+ * the interconnect's data (src/arch/interconnect.ts, measured on two H200s). The system layer hands the
+ * PEs' link to each launch.
  */
+import type { Interconnect } from './interconnect.js';
+
 export interface RemoteLink {
   /** a remote load's (or fetching atomic's) latency from issue to data, ns */
   loadNs: number;
@@ -15,24 +17,29 @@ export interface RemoteLink {
   linkBytesPerNs: number;
   /** a system-scope fence (MEMBAR.SC.SYS: nvshmem_quiet / fence with nothing outstanding) in a multi-GPU job, ns */
   sysFenceNs: number;
-  /** where each figure comes from */
-  sources: Record<Exclude<keyof RemoteLink, 'sources'>, string>;
 }
 
-const PROBES = 'test/fidelity/probes/nvshmem/summary.md (two H200s, 18 NVLink 4 links, NVSHMEM 3.4.5, 2 runs x 7 samples; issue #43 item 8)';
-
-/** two H200s over NVLink 4 (NV18), measured with NVSHMEM's P2P transport at SM clock 1980 MHz */
-export const H200_NVLINK4: RemoteLink = {
-  loadNs: 1011,
-  storeAckNs: 478,
-  smBytesPerNs: 45.05,
-  linkBytesPerNs: 369.4,
-  sysFenceNs: 689,
-  sources: {
-    loadNs: `[OBS] ${PROBES}: solo int_g_chase_new_lines(remote), a chain of nvshmem_int_g on 128-byte lines never read before, 1011 ns per load (357 ns on the PE's own memory)`,
-    storeAckNs: `[OBS] ${PROBES}: solo int_p+quiet 1167 ns minus quiet_empty 689 ns: the quiet waits 478 ns for the p's acknowledgement`,
-    smBytesPerNs: `[OBS] ${PROBES}: putmem_nbi_block with 1 CTA, fitted rate 45.05 GB/s (44.9 GB/s at 16 MiB); 8 CTAs reach 342 GB/s`,
-    linkBytesPerNs: `[OBS] ${PROBES}: SM peer_write_0to1 (528 CTAs of float4 stores into the peer) 369.4 GB/s at 1 GiB; copy engines reach 395.8 GB/s`,
-    sysFenceNs: `[OBS] ${PROBES}: solo quiet_empty 689 ns, fence_empty 694 ns per call (__threadfence_system with nothing outstanding)`,
-  },
+/** how each RemoteLink figure follows from the interconnect's (the sources of those are in interconnect.ts) */
+export const REMOTE_LINK_DERIVATION: Record<keyof RemoteLink, string> = {
+  loadNs: 'nvshmem.gRemoteNs: a dependent nvshmem_int_g of a line not read before (the translation, the load over the link)',
+  storeAckNs: 'nvshmem.pQuietNs - nvshmem.quietNs: what a preceding nvshmem_int_p adds to the quiet that completes it',
+  smBytesPerNs: 'nvshmem.put.block.bytesPerNsByCtas at 1 CTA: one SM\'s put rate (one CTA of 1024 threads per SM)',
+  linkBytesPerNs: 'link.smWriteBytesPerNs: SM stores into the peer from a full grid (else link.nominalBytesPerNs)',
+  sysFenceNs: 'nvshmem.quietNs: nvshmem_quiet with nothing outstanding (__threadfence_system over P2P)',
 };
+
+/** the timing model's view of a link; null when NVSHMEM over it has no figures (interconnect.nvshmem null) */
+export function remoteLinkOf(ic: Interconnect): RemoteLink | null {
+  const nv = ic.nvshmem;
+  if (!nv) return null;
+  const oneCta = nv.put.block.bytesPerNsByCtas.find((c) => c.ctas === 1);
+  const link = ic.link.smWriteBytesPerNs ?? ic.link.nominalBytesPerNs;
+  if (!oneCta || link === null) return null;
+  return {
+    loadNs: nv.gRemoteNs,
+    storeAckNs: nv.pQuietNs - nv.quietNs,
+    smBytesPerNs: oneCta.bytesPerNs,
+    linkBytesPerNs: link,
+    sysFenceNs: nv.quietNs,
+  };
+}

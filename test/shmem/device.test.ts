@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineKernel, f32, i32, i64, ptr, u64, type KernelBuilder, type PtrVal } from '../../src/api.js';
 import { getArch } from '../../src/arch/index.js';
-import { H200_NVLINK4 } from '../../src/arch/remoteLink.js';
+import { H200_NVLINK4 as H200_LINK } from '../../src/arch/interconnect.js';
+import { remoteLinkOf } from '../../src/arch/remoteLink.js';
 import { KernelFault } from '../../src/errors.js';
 import type { DevicePtr } from '../../src/memory/deviceMemory.js';
 import { lineInstructions, Loopback, opcodeCounts } from './loopback.js';
@@ -439,7 +440,11 @@ describe('ordering and collectives', () => {
   });
 });
 
-describe('timing over the link (H200 NVLink 4 figures, src/arch/remoteLink.ts)', () => {
+describe('timing over the link (H200 NVLink 4 figures: src/arch/interconnect.ts through remoteLink.ts)', () => {
+  const H200_NVLINK4 = remoteLinkOf(H200_LINK) ?? undefined;
+  it('the link derives from the measured interconnect', () => {
+    expect(H200_NVLINK4).toEqual({ loadNs: 1011, storeAckNs: 1167 - 688.7, smBytesPerNs: 45.05, linkBytesPerNs: 369.4, sysFenceNs: 688.7 });
+  });
   const ns = (r: { metrics?: Record<string, number> }): number => r.metrics?.['gpu__time_duration.sum'] as number;
 
   it('p + quiet, repeated by one thread: the acknowledgement and the fence per iteration', () => {
