@@ -235,7 +235,7 @@ function kindOf(m: InstrMeta): number {
     case 'sfu':
       return K_SFU;
     case 'move':
-      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
+      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' || m.opcode === 'LDC.64' || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
     case 'ldg':
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
