@@ -17,6 +17,8 @@ export interface RemoteLink {
   linkBytesPerNs: number;
   /** a system-scope fence (MEMBAR.SC.SYS: nvshmem_quiet / fence with nothing outstanding) in a multi-GPU job, ns */
   sysFenceNs: number;
+  /** the shortest interval between one warp's remote stores (a thread's back-to-back nvshmem_int_p), ns */
+  storeIssueNs: number;
 }
 
 /** how each RemoteLink figure follows from the interconnect's (the sources of those are in interconnect.ts) */
@@ -26,6 +28,7 @@ export const REMOTE_LINK_DERIVATION: Record<keyof RemoteLink, string> = {
   smBytesPerNs: 'nvshmem.put.block.bytesPerNsByCtas at 1 CTA: one SM\'s put rate (one CTA of 1024 threads per SM)',
   linkBytesPerNs: 'link.smWriteBytesPerNs: SM stores into the peer from a full grid (else link.nominalBytesPerNs)',
   sysFenceNs: 'nvshmem.quietNs: nvshmem_quiet with nothing outstanding (__threadfence_system over P2P)',
+  storeIssueNs: 'nvshmem.pIssueNs: one thread issuing nvshmem_int_p back to back (no quiet)',
 };
 
 /** the timing model's view of a link; null when NVSHMEM over it has no figures (interconnect.nvshmem null) */
@@ -41,5 +44,6 @@ export function remoteLinkOf(ic: Interconnect): RemoteLink | null {
     smBytesPerNs: oneCta.bytesPerNs,
     linkBytesPerNs: link,
     sysFenceNs: nv.quietNs,
+    storeIssueNs: nv.pIssueNs,
   };
 }

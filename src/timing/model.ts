@@ -487,6 +487,9 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
   const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
   const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
+  const storeIssueCycles = link ? cyc(link.storeIssueNs) : 0;
+  /** per warp: when its next remote store may leave (a warp's remote stores go out one per storeIssueCycles) */
+  let remoteStoreNext = new Float64Array(link ? maxWarps : 0);
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -760,12 +763,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** a remote access's `n` sectors: through the SM's share of the link and the link; a load's data after the link's latency, a store acknowledged after its own */
   const remoteMemory = (wi: number, o: number, pc: number, k: number, t: number, sm: number, n: number): void => {
     const bytes = n * 32;
-    const tl = linkCal.reserve(0, linkSmCal.reserve(sm, t, bytes), bytes);
     const fetches = (writeAt[pc + 1] as number) > (writeAt[pc] as number);
     if (k === K_LDG || (k === K_ATOM && fetches)) {
+      const tl = linkCal.reserve(0, linkSmCal.reserve(sm, t, bytes), bytes);
       setResult(wi, pc, tl + remoteLoadCycles, R_LONG);
       return;
     }
+    // a store leaves at t or when the warp's previous one lets it (the warp waits for that), takes
+    // the SM's share of the link and the link, and is acknowledged after the link's ack latency
+    if (wi >= remoteStoreNext.length) {
+      const grown = new Float64Array(Math.max(wi + 1, 2 * remoteStoreNext.length));
+      grown.set(remoteStoreNext);
+      remoteStoreNext = grown;
+    }
+    const leaves = Math.max(t, remoteStoreNext[wi] as number);
+    remoteStoreNext[wi] = leaves + storeIssueCycles;
+    if (leaves > t) stallWarp(wi, R_LG, leaves - t);
+    const tl = linkCal.reserve(0, linkSmCal.reserve(sm, leaves, bytes), bytes);
     const ack = tl + remoteAckCycles;
     if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
     if (ack > (memEnd[0] as number)) memEnd[0] = ack;

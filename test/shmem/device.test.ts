@@ -443,7 +443,7 @@ describe('ordering and collectives', () => {
 describe('timing over the link (H200 NVLink 4 figures: src/arch/interconnect.ts through remoteLink.ts)', () => {
   const H200_NVLINK4 = remoteLinkOf(H200_LINK) ?? undefined;
   it('the link derives from the measured interconnect', () => {
-    expect(H200_NVLINK4).toEqual({ loadNs: 1011, storeAckNs: 1167 - 688.7, smBytesPerNs: 45.05, linkBytesPerNs: 369.4, sysFenceNs: 688.7 });
+    expect(H200_NVLINK4).toEqual({ loadNs: 1011, storeAckNs: 1167 - 688.7, smBytesPerNs: 45.05, linkBytesPerNs: 369.4, sysFenceNs: 688.7, storeIssueNs: 128.3 });
   });
   const ns = (r: { metrics?: Record<string, number> }): number => r.metrics?.['gpu__time_duration.sum'] as number;
 
@@ -468,6 +468,28 @@ describe('timing over the link (H200 NVLink 4 figures: src/arch/interconnect.ts 
     // measured on two H200s: int_p+quiet 1167 ns per op (test/fidelity/probes/nvshmem/summary.md)
     expect(perIter).toBeGreaterThan(1167 * 0.9);
     expect(perIter).toBeLessThan(1167 * 1.1);
+  });
+
+  it('p back to back by one thread, one quiet at the end: one store per issue interval', () => {
+    const run = (iters: number): number => {
+      const lb = new Loopback();
+      const dest = lb.symmetric(i32, 1, 'dest');
+      const k = defineKernel({
+        name: 'shmem_p_issue',
+        params: { dest: ptr('global', i32) },
+        launch: { grid: 1, block: 1 },
+        setup: noSetup,
+        body: (k, { dest }) => {
+          k.for(0, iters, 1, (i) => k.shmem.p(dest, i, 1));
+          k.shmem.quiet();
+        },
+      });
+      return ns(lb.run(k, FILE, { dest: pe0(dest) }, [1, 1, 1], [1, 1, 1], { link: H200_NVLINK4 }));
+    };
+    const perP = (run(201) - run(1)) / 200;
+    // measured: int_p_issue 128.3 ns per nvshmem_int_p (test/fidelity/probes/nvshmem/summary.md)
+    expect(perP).toBeGreaterThan(128.3 * 0.95);
+    expect(perP).toBeLessThan(128.3 * 1.1);
   });
 
   it('a chain of dependent g: the remote load latency per link', () => {
