@@ -15,7 +15,7 @@
  * The SASS of each, compiled from NVSHMEM 3.4.5's headers for sm_90, is kept in
  * test/fidelity/probes/nvshmem_device_sass/.
  */
-import type { Instr, Operand, PtrType, ScalarKind, ScalarType, SourceLoc, ValueType, ShmemTrafficKind, AtomOp } from './types.js';
+import type { AtomOp, Instr, Operand, PtrType, ScalarKind, ScalarType, ShmemTrafficKind, SourceLoc, ValueType, VecType } from './types.js';
 import { callerLoc } from './sourceLoc.js';
 import { elemBytes, i32, i64, ptr as ptrType, typeName, u32, u64, vec } from './typesys.js';
 import { irError, PtrVal, Val, VecVal, type KernelBuilder, type ValLike } from './builder.js';
@@ -343,12 +343,12 @@ export class Shmem {
     return this.raw.wrap(dst, t) as PtrVal;
   }
 
-  private remoteStore(at: PtrVal, values: Operand[], elem: ScalarType | ReturnType<typeof vec>, pe: Val, kind: ShmemTrafficKind, call: string, cache: 'wb' | 'strong', loc: SourceLoc): void {
+  private remoteStore(at: PtrVal, values: Operand[], elem: ScalarType | VecType, pe: Val, kind: ShmemTrafficKind, call: string, cache: 'wb' | 'strong', loc: SourceLoc): void {
     const t = at.ptrType;
     this.raw.emit({ op: 'st', space: 'global', values, elem, addr: this.raw.use(at, loc), cache, property: t.property ?? { kind: 'global' }, remote: { pe: this.raw.use(pe, loc), kind, call }, loc });
   }
 
-  private remoteLoad(at: PtrVal, elem: ScalarType | ReturnType<typeof vec>, pe: Val, kind: ShmemTrafficKind, call: string, cache: 'ca' | 'strong', loc: SourceLoc): Val[] {
+  private remoteLoad(at: PtrVal, elem: ScalarType | VecType, pe: Val, kind: ShmemTrafficKind, call: string, cache: 'ca' | 'strong', loc: SourceLoc): Val[] {
     const t = at.ptrType;
     const scalars: ScalarType[] = elem.tag === 'vec' ? Array.from({ length: elem.n }, () => elem.elem) : [elem];
     const dsts = scalars.map((s) => this.raw.reg(s, loc));
