@@ -9,20 +9,12 @@ import type { SourceLoc } from './types.js';
 const IR_DIR = /[\\/]src[\\/]ir[\\/]/;
 
 export function callerLoc(): SourceLoc {
-  const found = userFrame(new Error().stack ?? '');
-  if (found) return found;
-  // a call that the builder lowers to nested builder calls (k.shmem's polling loops) can push the
-  // user's frame past V8's default 10 frames: look again with a deeper stack
+  // helpers built on the builder (atomic wait's nested polls) call it from deep inside src/ir: V8's
+  // default of 10 frames would not reach the kernel's own line
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 100;
-  try {
-    return userFrame(new Error().stack ?? '') ?? { file: '<unknown>', line: 0 };
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
-function userFrame(stack: string): SourceLoc | null {
+  Error.stackTraceLimit = 256;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
   const lines = stack.split('\n');
   for (let i = 1; i < lines.length; i++) {
     // parseFrame keeps a path with spaces whole (the old regex kept what followed the last space)
@@ -31,5 +23,5 @@ function userFrame(stack: string): SourceLoc | null {
     if (IR_DIR.test(f.file) || f.file.startsWith('node:') || f.file.includes('node_modules')) continue;
     return { file: f.file, line: f.line };
   }
-  return null;
+  return { file: '<unknown>', line: 0 };
 }
