@@ -5,7 +5,6 @@
  */
 export { f32, f64, i8, i16, i32, i64, pred, ptr, u8, u16, u32, u64, vec } from './ir/typesys.js';
 export type { KernelBuilder, PtrVal, Val, Var, VecVal, Ref, SharedArray } from './ir/builder.js';
-export type { Shmem, ShmemCmp, ShmemGroup, SignalOp } from './ir/shmem.js';
 export type { AccessProperty, ScalarType, ElemType, PtrType } from './ir/types.js';
 export { defineKernel, defineProgram } from './kernel/define.js';
 export type { KernelDef, ProgramDef, ProgramContext, LaunchConfig, ScalarArgs, ArgVals } from './kernel/define.js';
@@ -13,6 +12,7 @@ export { Host, hash32 } from './kernel/host.js';
 export type { DevicePtr } from './memory/deviceMemory.js';
 export { binaryPartition, coalescedThreads, thisThreadBlock, tiledPartition } from './ir/coopGroups.js';
 export type { CoalescedGroup, ThreadBlock, Tile } from './ir/coopGroups.js';
+export type { Shmem, ShmemCmp, ShmemGroup, SignalOp } from './ir/shmem.js';
 export { profileFile } from './profile.js';
 export type { ProfileRequest } from './profile.js';
 export type { Report, KernelResult } from '../types/report.schema.js';

@@ -13,7 +13,7 @@ import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } fr
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
-import { genRemote, genShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
+import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
 export type InstrClass =
@@ -418,6 +418,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       (slots[emit(arith, meta(i))] as Slot).arith = i;
       return;
     }
+    // NVSHMEM (shmemOps.ts): a remote access is one slot on the peer's memory; the others their SASS
+    if ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && i.remote) {
+      emit(genRemote(i, index, env, layout), meta(i, true, remoteOpcode(i)));
+      return;
+    }
+    if (isShmem(i)) {
+      lowerShmem(i);
+      return;
+    }
     switch (i.op) {
       case 'param': {
         // arguments are known before compilation and the same in every lane of every warp: one shared
@@ -433,18 +442,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       }
       case 'ld':
       case 'st':
-        if (i.remote) emit(genRemote(i, index, env, layout), meta(i, true, remoteOpcode(i)));
-        else emit(i.space === 'shared' ? genSharedAccess(i, index, env, layout) : genGlobalAccess(i, index, env, layout), meta(i));
+        emit(i.space === 'shared' ? genSharedAccess(i, index, env, layout) : genGlobalAccess(i, index, env, layout), meta(i));
         return;
       case 'atom':
-        emit(i.remote ? genRemote(i, index, env, layout) : genAtomic(i, index, env), i.remote ? meta(i, true, remoteOpcode(i)) : meta(i));
-        return;
-      case 'peerptr':
-      case 'shmem':
-      case 'shmemfence':
-      case 'shmemgroup':
-      case 'shmemcollective':
-        lowerShmem(i);
+        emit(genAtomic(i, index, env), meta(i));
         return;
       case 'cpasync':
         emit(genCpAsync(i, index, env, layout), meta(i));

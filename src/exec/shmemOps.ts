@@ -28,6 +28,10 @@ export type ShmemInstr =
   | Extract<Instr, { op: 'shmemgroup' }>
   | Extract<Instr, { op: 'shmemcollective' }>;
 
+export function isShmem(i: Instr): i is ShmemInstr {
+  return i.op === 'peerptr' || i.op === 'shmem' || i.op === 'shmemfence' || i.op === 'shmemgroup' || i.op === 'shmemcollective';
+}
+
 /** one SASS instruction of a lowering: its opcode and class; `work` marks the slot that does the operation */
 export interface SassStep {
   opcode: string;

@@ -5,7 +5,6 @@
  */
 import { UserError } from '../errors.js';
 import { callerLoc } from './sourceLoc.js';
-import { Shmem } from './shmem.js';
 import type {
   AccessProperty,
   AtomOp,
@@ -29,6 +28,8 @@ import type {
   ShflMode,
 } from './types.js';
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
+// shmem.ts uses this module's classes only inside its methods: the import cycle is safe
+import { Shmem } from './shmem.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;

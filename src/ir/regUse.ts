@@ -35,6 +35,8 @@ export function readsOf(i: Instr): number[] {
       return [i.token];
     case 'atom':
       return regs(i.addr, i.a, i.b, i.remote?.pe);
+    case 'peerptr':
+      return regs(i.addr, i.pe, i.bytes);
     case 'bar':
       return regs(i.id, i.count);
     case 'syncwarp':
@@ -48,8 +50,6 @@ export function readsOf(i: Instr): number[] {
     case 'l2prefetch':
     case 'l2discard':
       return regs(i.addr);
-    case 'peerptr':
-      return regs(i.addr, i.pe, i.bytes);
     default:
       return [];
   }

@@ -186,12 +186,6 @@ export type Instr =
   | (InstrBase & { op: 'vote'; mode: VoteMode; dst: number; pred: Operand; mask: Operand })
   | (InstrBase & { op: 'match'; dst: number; value: Operand; mask: Operand })
   | (InstrBase & { op: 'activemask'; dst: number })
-  /** prefetch.global.L2::evict_last / evict_normal of the 128-byte line holding addr */
-  | (InstrBase & { op: 'l2prefetch'; addr: Operand; prop: 'persisting' | 'normal' })
-  /** discard.global.L2 [addr], 128 */
-  | (InstrBase & { op: 'l2discard'; addr: Operand })
-  /** fence.sc / fence.acq_rel at a scope (membar.cta|gl|sys is fence.sc); `order` absent: sc */
-  | (InstrBase & { op: 'membar'; scope: MemScope; order?: 'sc' | 'acq_rel' })
   /**
    * NVSHMEM device state (src/ir/shmem.ts): my_pe / n_pes (LDC from NVSHMEM's constant bank), and
    * the symmetric address of the library's barrier area (psync words per PE, then the sync counter)
@@ -213,6 +207,12 @@ export type Instr =
   | (InstrBase & { op: 'shmemgroup'; scope: 'warp' | 'block'; phase: 'enter' | 'check'; site: number; call: string })
   /** a device-side collective (barrier_all, sync_all): valid only in a collective launch */
   | (InstrBase & { op: 'shmemcollective'; call: string })
+  /** prefetch.global.L2::evict_last / evict_normal of the 128-byte line holding addr */
+  | (InstrBase & { op: 'l2prefetch'; addr: Operand; prop: 'persisting' | 'normal' })
+  /** discard.global.L2 [addr], 128 */
+  | (InstrBase & { op: 'l2discard'; addr: Operand })
+  /** fence.sc / fence.acq_rel at a scope (membar.cta|gl|sys is fence.sc); `order` absent: sc */
+  | (InstrBase & { op: 'membar'; scope: MemScope; order?: 'sc' | 'acq_rel' })
   | (InstrBase & { op: 'break' })
   | (InstrBase & { op: 'return' })
   /** structured if/else; `predicated` compiles to predicated instructions without a branch (nvcc's if-conversion) */

@@ -89,6 +89,12 @@ export function validateKernel(ir: KernelIR): void {
           use(i, i.b);
           def(i.dst);
           break;
+        case 'peerptr':
+          use(i, i.addr);
+          use(i, i.pe);
+          use(i, i.bytes);
+          def(i.dst);
+          break;
         case 'bar': {
           use(i, i.id);
           use(i, i.count);
@@ -125,12 +131,7 @@ export function validateKernel(ir: KernelIR): void {
         case 'l2discard':
           use(i, i.addr);
           break;
-        case 'peerptr':
-          use(i, i.addr);
-          use(i, i.pe);
-          use(i, i.bytes);
-          def(i.dst);
-          break;
+
         case 'if':
           use(i, i.cond);
           walk(i.then);

@@ -28,12 +28,12 @@
  * or two calendar reservations.
  */
 import type { Arch } from '../arch/types.js';
-import type { RemoteLink } from '../arch/remoteLink.js';
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
 import type { KernelIR } from '../ir/types.js';
 import { Calendars } from './calendar.js';
+import type { RemoteLink } from '../arch/remoteLink.js';
 import { slotDeps, type SlotDeps } from './deps.js';
 
 /** stall reasons, in the order of the metric keys below */
@@ -719,14 +719,16 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         next = d;
       }
     } else if (k === K_MEMBAR) {
-      if (sysFence[pc] === 1) {
-        // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the fence
-        const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
-        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - ti - 1;
+      stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
+      next = ti + 1 + lat.l2;
+    }
+    if (sysFence[pc] === 1) {
+      // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the
+      // measured fence; no earlier than the fence's own cost above
+      const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
+      if (d > next) {
+        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - next;
         next = d;
-      } else {
-        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
-        next = ti + 1 + lat.l2;
       }
     }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
