@@ -131,7 +131,6 @@ export function validateKernel(ir: KernelIR): void {
         case 'l2discard':
           use(i, i.addr);
           break;
-
         case 'if':
           use(i, i.cond);
           walk(i.then);
