@@ -149,8 +149,8 @@ function slotFlags(prog: Program): Uint8Array {
 export interface GridRun {
   advance(): 'done' | 'parked';
   readonly stats: RunStats;
-  /** why it is parked: the spinning lines, the waiting warps, the blocks that never started */
-  describeSpin(): string;
+  /** why it is parked: the spinning lines, the waiting warps, the blocks that never started (`alone` false: as one part of a program's deadlock) */
+  describeSpin(alone?: boolean): string;
   /** blocks resident now (what the grid holds on the SMs while parked) */
   residentBlocks(): number;
   /** threads that have executed a writing instruction (the grid's share of the write epoch) */
@@ -387,8 +387,11 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     return progressed;
   };
 
-  /** the no-progress deadlock: who spins where, who waits at barriers, and which blocks never started */
-  const describeSpin = (): string => {
+  /**
+   * the no-progress deadlock: who spins where, who waits at barriers, and which blocks never started;
+   * `alone` false: the grid is parked beside other work (the runtime names the deadlock)
+   */
+  const describeSpin = (alone = true): string => {
     const spinners: Warp[] = [];
     const waiters: Warp[] = [];
     for (const b of active)
@@ -420,12 +423,12 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     const neverText = never.length
       ? `; block${never.length === 1 ? '' : 's'} ${blockRanges(never)} never started: ${never.length === 1 ? 'it needs' : 'they need'} a resident block to finish first (${slotsCount} block${slotsCount === 1 ? ' is' : 's are'} resident at once). ` +
         `A block must not wait for a block launched after it unless all are co-resident: launch at most ${slotsCount} blocks (a cooperative launch), or pass the value through a later kernel`
-      : '; no other block is left to start: the value they wait for is never written';
-    return (
-      `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ` +
-      `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})` +
-      `${waitText}${neverText}`
-    );
+      : alone
+        ? '; no other block is left to start: the value they wait for is never written'
+        : '';
+    const spinText = `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})`;
+    if (!alone) return `${spinText}${waitText}${neverText}`;
+    return `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ${spinText}${waitText}${neverText}`;
   };
 
   const active: BlockSlot[] = [];

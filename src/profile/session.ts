@@ -18,10 +18,11 @@ import { runtimeCostsFor } from '../arch/runtimeCosts.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
-import { Runtime, type KernelRun, type ParkedKernel } from '../runtime/runtime.js';
+import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type Schedule } from '../runtime/runtime.js';
 import type { BlockFootprint } from '../device/blockScheduler.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
+import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
 import { buildKernel, checkLaunch, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
@@ -43,6 +44,8 @@ export interface SessionOptions {
   hwQueues?: number;
   /** `--explain`: the memory instructions of profiled launches whose lanes to capture (absent: none) */
   explain?: (loc: SourceLoc) => boolean;
+  /** one of the runtime's legal schedules (`--explore`); absent: the default */
+  schedule?: Schedule;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -53,13 +56,33 @@ export interface ProgramRun {
   simEvents: number;
   /** figures the program reported with ctx.value */
   values: { name: string; value: number; unit: string }[];
+  /** hazards found while it ran (the NVSHMEM ones of a multi-PE program) */
+  hazards?: RuntimeFinding[];
+  /** a multi-PE program: this PE's NVSHMEM traffic to each peer */
+  traffic?: { to: number; kind: string; bytes: number; ops: number }[];
+}
+
+/** a multi-PE program's outcome: its launches' report entries (ids from 0) and one timeline per PE */
+export interface PeRun {
+  results: KernelResult[];
+  programs: ProgramRun[];
+}
+
+/** what the PEs of a multi-PE program share: one address space and one list of report entries */
+export interface SharedDevices {
+  mem: DeviceMemory;
+  results: KernelResult[];
+  /** this session's PE */
+  pe: number;
 }
 
 export class Session {
-  readonly mem = new DeviceMemory();
-  readonly host = new Host(this.mem);
+  readonly mem: DeviceMemory;
+  readonly host: Host;
   readonly memsys: MemoryHierarchy;
-  readonly results: KernelResult[] = [];
+  readonly results: KernelResult[];
+  /** the PE this session's device is in a multi-PE program (null: a single GPU) */
+  readonly pe: number | null;
   readonly programs: ProgramRun[] = [];
   /** block times of unprofiled launches, by kernel, launch and arguments: a repeat takes the first run's */
   private readonly blockTimes = new Map<string, Float64Array>();
@@ -70,8 +93,15 @@ export class Session {
   /** the other PEs of a multi-PE program (src/system), for NVSHMEM's device operations */
   peers: PeerEnv | null = null;
 
-  constructor(readonly opts: SessionOptions) {
-    this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
+  constructor(
+    readonly opts: SessionOptions,
+    shared?: SharedDevices,
+  ) {
+    this.mem = shared?.mem ?? new DeviceMemory();
+    this.host = new Host(this.mem);
+    this.results = shared?.results ?? [];
+    this.pe = shared?.pe ?? null;
+    if (!shared) this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
     this.memsys = new MemoryHierarchy(opts.arch);
   }
 
@@ -96,27 +126,58 @@ export class Session {
    * over simulated time, each profiled launch one report entry, the whole a timeline
    */
   runProgram(p: ProgramDef): KernelResult[] {
-    const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
-    for (const [k, v] of Object.entries(this.opts.params)) {
-      if (!(k in scalars)) throw new UserError(`--param ${k}=${v}: program '${p.name}' has no parameter '${k}'; its parameters are ${Object.keys(scalars).join(', ') || 'none'}`, 2);
-      scalars[k] = parseScalarParam(k, v, undefined, `program '${p.name}'`);
-    }
+    const scalars = this.programScalars(p);
     const first = this.results.length;
-    const costs = runtimeCostsFor(this.opts.arch.id);
-    const hwQueues = this.opts.hwQueues ?? p.hwQueues;
-    const rt = new Runtime(this.opts.arch, costs, this.mem, { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) }, hwQueues === undefined ? {} : { hwQueues });
+    const rt = this.newRuntime(p);
     const ctx = new ProgramApi(rt, this, this.opts.file);
     try {
-      p.run(ctx, scalars);
+      const ran: unknown = p.run(ctx, scalars);
+      if (ran instanceof Promise) throw new UserError(`${this.opts.file}: program '${p.name}' is async: declare its PEs (pes: 1 or more) so that its host waits can be awaited`);
       rt.drain(() => this.opts.file);
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`${ctx.site()}: program '${p.name}' threw: ${e instanceof Error ? e.message : String(e)}`);
     }
-    this.programs.push({ name: p.name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values });
+    this.finishProgram(p, rt, ctx, first, p.name);
+    return this.results.slice(first);
+  }
+
+  /** take a multi-PE program's entries in: ids follow this session's, and the timelines point at them */
+  adopt(run: PeRun): void {
+    const base = this.results.length;
+    for (const r of run.results) this.results.push({ ...r, id: r.id + base });
+    for (const p of run.programs)
+      this.programs.push({ ...p, timeline: { ...p.timeline, ops: p.timeline.ops.map((o) => (o.kernel === undefined ? o : { ...o, kernel: o.kernel + base })) } });
+  }
+
+  /** a program's scalars: its defaults, --param overrides (unknown names are errors) */
+  programScalars(p: ProgramDef): ScalarArgs {
+    const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
+    for (const [k, v] of Object.entries(this.opts.params)) {
+      if (!(k in scalars)) throw new UserError(`--param ${k}=${v}: program '${p.name}' has no parameter '${k}'; its parameters are ${Object.keys(scalars).join(', ') || 'none'}`, 2);
+      scalars[k] = parseScalarParam(k, v, undefined, `program '${p.name}'`);
+    }
+    return scalars;
+  }
+
+  /** this device's CUDA runtime for a program (`system`: the clock and write epoch of a multi-PE system) */
+  newRuntime(p: ProgramDef, system?: Pick<RuntimeOptions, 'clock' | 'epoch' | 'onWrite'>): Runtime {
+    const costs = runtimeCostsFor(this.opts.arch.id);
+    const hwQueues = this.opts.hwQueues ?? p.hwQueues;
+    return new Runtime(
+      this.opts.arch,
+      costs,
+      this.mem,
+      { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) },
+      { ...(hwQueues === undefined ? {} : { hwQueues }), ...(this.opts.schedule ? { schedule: this.opts.schedule } : {}), ...(system ?? {}) },
+    );
+  }
+
+  /** the program's timeline and values go in the report; its check marks its launches */
+  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string, hazards: RuntimeFinding[] = [], traffic?: ProgramRun['traffic']): void {
+    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values, ...(hazards.length ? { hazards } : {}), ...(traffic ? { traffic } : {}) });
     const failure = p.check?.(this.host);
     if (failure) for (const r of this.results.slice(first)) r.check = { passed: false, message: failure };
-    return this.results.slice(first);
   }
 
   /**
@@ -156,7 +217,7 @@ export class Session {
     };
     // the window is the launch's while its grid runs (a parked grid's resumptions are short: not re-applied)
     if (window) this.setAccessPolicyWindow(window);
-    let step: { advance(): KernelRun | null; describeSpin(): string; grid: { residentBlocks(): number } };
+    let step: { advance(): KernelRun | null; describeSpin(alone?: boolean): string; grid: { residentBlocks(): number; writeCount(): number } };
     try {
       if (w.profile) {
         const st = this.startLaunchWith(d, args, scalars, w.config, false, onBlock, timed, external);
@@ -168,6 +229,7 @@ export class Session {
             if (!r) return null;
             // the default stream is what a report without a stream means (ncu's 7)
             if (stream !== 7) r.launch.stream = stream;
+            if (this.pe !== null) r.launch.pe = this.pe;
             return finish(r.id, Number(r.metrics['smsp__inst_executed.sum'] ?? 0));
           },
         };
@@ -188,7 +250,7 @@ export class Session {
       if (window) this.setAccessPolicyWindow(null);
     }
     const parked = step;
-    return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), describeSpin: () => parked.describeSpin() };
+    return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), writes: () => parked.grid.writeCount(), describeSpin: () => parked.describeSpin(false) };
   }
 
   /** what one block of a program's kernel launch occupies on its SM (the block scheduler's and the runtime's view) */
@@ -298,7 +360,7 @@ export class Session {
     let aside: HierarchyCounters | null = null;
     return {
       grid: run.grid,
-      describeSpin: () => run.grid.describeSpin(),
+      describeSpin: (alone?: boolean) => run.grid.describeSpin(alone),
       advance: () => {
         const others = aside ? this.memsys.swapCounters(aside) : null;
         const out = run.advance();
