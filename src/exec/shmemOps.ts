@@ -86,6 +86,9 @@ const QUIET: readonly SassStep[] = [
   step('CCTL.IVALL', 'l2hint'),
 ];
 
+/** nvshmem_fence (k_fence): the same, but its test is ISETP.GE and `@!P0 BRA` jumps over the transport's call (taken) */
+const FENCE: readonly SassStep[] = [step('LDC', 'move'), step('ISETP.GE.AND', 'alu'), step('BRA', 'branch'), ...QUIET.slice(3)];
+
 /** the SASS an NVSHMEM IR instruction lowers to (empty: a check with no instruction of its own) */
 export function shmemSteps(i: ShmemInstr): readonly SassStep[] {
   switch (i.op) {
@@ -95,7 +98,7 @@ export function shmemSteps(i: ShmemInstr): readonly SassStep[] {
       // my_pe / n_pes: one LDC from NVSHMEM's constant bank each (k_mype); the team's pSync pointer likewise
       return [step(i.fn === 'psync' ? 'LDC.64' : 'LDC', 'move', { work: true })];
     case 'shmemfence':
-      return QUIET;
+      return i.fn === 'quiet' ? QUIET : FENCE;
     case 'shmemgroup':
     case 'shmemcollective':
       return [step('SYNC', 'pseudo', { work: true })];
