@@ -64,6 +64,23 @@ const PEER_PTR: readonly SassStep[] = [
 ];
 
 /**
+ * The AMOs' translation (k_aset, k_afetch, k_cswap): the job-connectivity test first (LDC, ISETP.GE,
+ * `@!P0 BRA` over the proxy call, taken), then the state base and &peer_heap_base_p2p[pe] (LDC.64,
+ * IMAD.WIDE), heap_base (LDC.64), the peer base's load and the 64-bit add; no null test
+ */
+const AMO_PTR: readonly SassStep[] = [
+  step('LDC', 'move'),
+  step('ISETP.GE.AND', 'alu'),
+  step('BRA', 'branch'),
+  step('LDC.64', 'move'),
+  step('IMAD.WIDE', 'alu'),
+  step('LDC.64', 'move'),
+  step('LDG.E.64.CONSTANT', 'move'),
+  step('IADD3', 'alu'),
+  step('IADD3.X', 'alu', { work: true }),
+];
+
+/**
  * nvshmem_quiet / nvshmem_fence on an NVLink-only job (k_quiet, k_fence): the job-connectivity test
  * (LDC, ISETP, a branch), then __threadfence_system(): four predicated-off LDS, MEMBAR.ALL.CTA,
  * MEMBAR.SC.SYS, ERRBAR, CGAERRBAR, CCTL.IVALL
@@ -93,7 +110,7 @@ const FENCE: readonly SassStep[] = [step('LDC', 'move'), step('ISETP.GE.AND', 'a
 export function shmemSteps(i: ShmemInstr): readonly SassStep[] {
   switch (i.op) {
     case 'peerptr':
-      return PEER_PTR;
+      return i.amo ? AMO_PTR : PEER_PTR;
     case 'shmem':
       // my_pe / n_pes: one LDC from NVSHMEM's constant bank each (k_mype); the team's pSync pointer likewise
       return [step(i.fn === 'psync' ? 'LDC.64' : 'LDC', 'move', { work: true })];

@@ -335,11 +335,11 @@ export class Shmem {
   }
 
   /** dst = PE pe's address of `p`, checked for `bytes` bytes */
-  private peerPtr(p: PtrVal, pe: Val, bytes: ValLike, call: string, loc: SourceLoc): PtrVal {
+  private peerPtr(p: PtrVal, pe: Val, bytes: ValLike, call: string, loc: SourceLoc, amo = false): PtrVal {
     const t = p.ptrType;
     const b = this.k.toVal(bytes, i32, loc);
     const dst = this.raw.reg(t, loc);
-    this.raw.emit({ op: 'peerptr', dst, type: t, addr: this.raw.use(p, loc), pe: this.raw.use(pe, loc), bytes: this.raw.use(b, loc), call, loc });
+    this.raw.emit({ op: 'peerptr', dst, type: t, addr: this.raw.use(p, loc), pe: this.raw.use(pe, loc), bytes: this.raw.use(b, loc), call, ...(amo ? { amo } : {}), loc });
     return this.raw.wrap(dst, t) as PtrVal;
   }
 
@@ -491,7 +491,7 @@ export class Shmem {
     };
     const one = this.k.toVal(1, t, loc);
     const peV = this.pe(pe, loc);
-    const at = this.peerPtr(dest, peV, elemBytes(t), call, loc);
+    const at = this.peerPtr(dest, peV, elemBytes(t), call, loc, true);
     // atomicAdd_system & co. on the peer address (nvshmem_defines.h); fetch is an OR with 0 and
     // set an exchange, as nvcc compiles them (ATOM.E.OR …, RZ and ATOM.E.EXCH in the probe's SASS)
     switch (what) {

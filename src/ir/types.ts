@@ -197,7 +197,7 @@ export type Instr =
    * computes it as peer_heap_base_p2p[pe] + (addr - heap_base): an LDG of the peer's base, a null
    * test and a 64-bit add (test/fidelity/probes/nvshmem_device_sass)
    */
-  | (InstrBase & { op: 'peerptr'; dst: number; type: PtrType; addr: Operand; pe: Operand; bytes: Operand; call: string })
+  | (InstrBase & { op: 'peerptr'; dst: number; type: PtrType; addr: Operand; pe: Operand; bytes: Operand; call: string; amo?: boolean })
   /** nvshmem_quiet / nvshmem_fence over NVLink: the calling thread's __threadfence_system() */
   | (InstrBase & { op: 'shmemfence'; fn: 'quiet' | 'fence' })
   /**

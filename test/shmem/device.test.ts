@@ -263,7 +263,12 @@ describe('atomics and signals', () => {
         k.when(t.eq(0), () => x.add(4).store(k.shmem.atomic_fetch(x.add(3), 1)));
       },
     });
-    lb.run(k, FILE, { x: pe0(x), out, won }, [1, 1, 1], [64, 1, 1]);
+    const r = lb.run(k, FILE, { x: pe0(x), out, won }, [1, 1, 1], [64, 1, 1]);
+    // the AMO path of k_aset: connectivity test, translation without a null test, ATOM.E.EXCH (x.add(3)'s LEA first)
+    const setLine = lineOf('k.shmem.atomic_set(x.add(3), k.i64(77), 1);');
+    expect(r.prog.meta.filter((m) => m.counted && m.line === setLine).map((m) => m.opcode).join(' ')).toBe(
+      'LEA LDC ISETP.GE.AND BRA LDC.64 IMAD.WIDE LDC.64 LDG.E.64.CONSTANT IADD3 IADD3.X ATOM.E.EXCH.64.STRONG.SYS',
+    );
     const h = lb.host;
     expect(h.read(pe1(x), i64, 0)).toBe(64n);
     expect(h.read(pe1(x), i64, 1)).toBe(128n);
