@@ -13,6 +13,7 @@ import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } fr
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
+import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
 export type InstrClass =
@@ -274,6 +275,7 @@ export function uniformRegisters(kernel: KernelIR): Set<number> {
         case 'fma': mark(i.dst, uni(i.a) && uni(i.b) && uni(i.c)); break;
         case 'select': mark(i.dst, uni(i.cond) && uni(i.a) && uni(i.b)); break;
         case 'lea': mark(i.dst, uni(i.base) && uni(i.index)); break;
+        case 'peerptr': mark(i.dst, uni(i.addr) && uni(i.pe) && uni(i.bytes)); break;
         case 'assign': mark(i.dst, !divergent && uni(i.a)); break;
         case 'ld': for (const d of i.dsts) mark(d, false); break;
         case 'cpasync': for (const d of [...i.tmps, i.token]) mark(d, false); break;
@@ -416,6 +418,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       (slots[emit(arith, meta(i))] as Slot).arith = i;
       return;
     }
+    // NVSHMEM (shmemOps.ts): a remote access is one slot on the peer's memory; the others their SASS
+    if ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && i.remote) {
+      emit(genRemote(i, index, env, layout), meta(i, true, remoteOpcode(i)));
+      return;
+    }
+    if (isShmem(i)) {
+      lowerShmem(i);
+      return;
+    }
     switch (i.op) {
       case 'param': {
         // arguments are known before compilation and the same in every lane of every warp: one shared
@@ -492,6 +503,24 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         return;
       default:
         throw new Error(`cannot compile ${i.op}`);
+    }
+  };
+
+  /** an NVSHMEM instruction: the SASS its inline code compiles to (shmemOps.ts), one slot doing the work */
+  const lowerShmem = (i: ShmemInstr): void => {
+    for (const s of shmemSteps(i)) {
+      const counted = s.cls !== 'pseudo';
+      const m = meta(i, counted, s.opcode, s.cls);
+      if (s.work) {
+        emit(genShmem(i, env), m);
+        continue;
+      }
+      // the other instructions only count (their registers are the emulator's own: no dependences)
+      delete m.instr;
+      const at = emit(() => {}, m);
+      if (s.predOff) patch(at, (w: Warp) => {
+        c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - (w.mask === w.active ? w.activeCount : popc(w.mask));
+      });
     }
   };
 

@@ -17,4 +17,21 @@ export interface PeerEnv {
   translate(address: number, bytes: number, pe: number, where: string): number;
   /** a remote operation's traffic, for the report's per-peer counts (kind: 'p', 'put', 'get', 'atomic', 'signal', ...) */
   traffic(kind: string, pe: number, bytes: number): void;
+  /**
+   * the kernel was launched with nvshmemx_collective_launch (all PEs' grids co-resident): device-side
+   * collectives (barrier_all, sync_all) are valid only then. Absent: false.
+   */
+  readonly collective?: boolean;
+  /**
+   * the symmetric address of NVSHMEM's internal barrier area, zeroed at init: `nPes` 64-bit pSync
+   * words (word j: the barrier count PE j signalled here) then this PE's 64-bit sync counter
+   * (barriers completed). The device barrier's dissemination algorithm signals and waits on it
+   * (src/ir/shmem.ts). Absent: device barriers fault.
+   */
+  readonly barrierArea?: number;
+}
+
+/** bytes of the barrier area a PE needs (PeerEnv.barrierArea): nPes pSync words and the counter */
+export function barrierAreaBytes(nPes: number): number {
+  return 8 * (nPes + 1);
 }

@@ -28,6 +28,8 @@ import type {
   ShflMode,
 } from './types.js';
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
+// shmem.ts uses this module's classes only inside its methods: the import cycle is safe
+import { Shmem } from './shmem.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
@@ -816,6 +818,20 @@ export class KernelBuilder {
   /** a mutable pointer variable (k.let for pointers, typed so that load/store/at work on it) */
   letPtr(init: PtrVal): PtrVar {
     return this.let(init.ptrType, init) as unknown as PtrVar;
+  }
+
+  // ---- appended: NVSHMEM device API (src/ir/shmem.ts lowers its calls with these) ------------
+
+  private shmemApi: Shmem | null = null;
+  /** NVSHMEM's device-side operations: k.shmem.p(dest, v, pe), k.shmem.wait_until(ivar, 'ge', 1), … */
+  get shmem(): Shmem {
+    this.shmemApi ??= new Shmem(this, {
+      emit: (i) => this.emit(i),
+      reg: (t, loc) => this.newReg(t, false, loc),
+      use: (v, loc) => this.use(v, loc),
+      wrap: (d, t) => this.wrap(d, t),
+    });
+    return this.shmemApi;
   }
 }
 

@@ -26,15 +26,17 @@ export function readsOf(i: Instr): number[] {
     case 'lea':
       return regs(i.base, i.index);
     case 'ld':
-      return regs(i.addr);
+      return regs(i.addr, i.remote?.pe);
     case 'st':
-      return regs(i.addr, ...i.values);
+      return regs(i.addr, ...i.values, i.remote?.pe);
     case 'cpasync':
       return regs(i.to, i.from);
     case 'cpwait':
       return [i.token];
     case 'atom':
-      return regs(i.addr, i.a, i.b);
+      return regs(i.addr, i.a, i.b, i.remote?.pe);
+    case 'peerptr':
+      return regs(i.addr, i.pe, i.bytes);
     case 'bar':
       return regs(i.id, i.count);
     case 'syncwarp':
@@ -66,6 +68,9 @@ export function writesOf(i: Instr): number[] {
       return i.dst === null ? [] : [i.dst];
     case 'st':
     case 'bar':
+    case 'shmemfence':
+    case 'shmemgroup':
+    case 'shmemcollective':
     case 'syncwarp':
     case 'l2prefetch':
     case 'l2discard':

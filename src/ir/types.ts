@@ -87,6 +87,20 @@ export interface MemSemantics {
   scope: MemScope;
 }
 
+/**
+ * An NVSHMEM remote access (nvshmem_p/g/put/get, signals, AMOs) through an address a `peerptr`
+ * instruction translated into PE `pe`'s memory: it travels the interconnect and is counted as
+ * traffic of `kind` to that PE.
+ */
+export interface RemoteAccess {
+  pe: Operand;
+  kind: ShmemTrafficKind;
+  /** the NVSHMEM call, for located errors */
+  call: string;
+}
+/** what a remote access is counted as in the per-peer traffic (PeerEnv.traffic) */
+export type ShmemTrafficKind = 'p' | 'g' | 'put' | 'get' | 'signal' | 'atomic';
+
 interface InstrBase {
   readonly loc: SourceLoc;
 }
@@ -116,6 +130,8 @@ export type Instr =
       property: AccessProperty;
       /** an atomic load (ld.relaxed/acquire.scope; absent: a weak load, or volatile with cache 'strong') */
       sem?: MemSemantics;
+      /** a load from a peer PE's symmetric memory (NVSHMEM) */
+      remote?: RemoteAccess;
     })
   | (InstrBase & {
       op: 'st';
@@ -127,6 +143,8 @@ export type Instr =
       property: AccessProperty;
       /** an atomic store (st.relaxed/release.scope; absent: a weak store, or volatile with cache 'strong') */
       sem?: MemSemantics;
+      /** a store to a peer PE's symmetric memory (NVSHMEM) */
+      remote?: RemoteAccess;
     })
   | (InstrBase & {
       op: 'atom';
@@ -140,6 +158,8 @@ export type Instr =
       property: AccessProperty;
       /** cuda::atomic_ref's memory order and thread scope (absent: atomicAdd & co., relaxed at gpu scope) */
       sem?: MemSemantics;
+      /** an atomic on a peer PE's symmetric memory (NVSHMEM AMOs and signals: atomic*_system) */
+      remote?: RemoteAccess;
     })
   /**
    * cp.async (SASS LDGSTS): one element from global to shared memory without passing through the
@@ -166,6 +186,27 @@ export type Instr =
   | (InstrBase & { op: 'vote'; mode: VoteMode; dst: number; pred: Operand; mask: Operand })
   | (InstrBase & { op: 'match'; dst: number; value: Operand; mask: Operand })
   | (InstrBase & { op: 'activemask'; dst: number })
+  /**
+   * NVSHMEM device state (src/ir/shmem.ts): my_pe / n_pes (LDC from NVSHMEM's constant bank), and
+   * the symmetric address of the library's barrier area (psync words per PE, then the sync counter)
+   */
+  | (InstrBase & { op: 'shmem'; fn: 'my_pe' | 'n_pes' | 'psync'; dst: number; type: ValueType })
+  /**
+   * NVSHMEM's P2P address translation: dst = the address on PE `pe` of the symmetric object holding
+   * `addr` (the caller's symmetric address), checked for `bytes` bytes (PeerEnv.translate). NVSHMEM
+   * computes it as peer_heap_base_p2p[pe] + (addr - heap_base): an LDG of the peer's base, a null
+   * test and a 64-bit add (test/fidelity/probes/nvshmem_device_sass)
+   */
+  | (InstrBase & { op: 'peerptr'; dst: number; type: PtrType; addr: Operand; pe: Operand; bytes: Operand; call: string; amo?: boolean })
+  /** nvshmem_quiet / nvshmem_fence over NVLink: the calling thread's __threadfence_system() */
+  | (InstrBase & { op: 'shmemfence'; fn: 'quiet' | 'fence' })
+  /**
+   * a cooperative (_warp / _block) NVSHMEM call: 'enter' before its group sync records who called,
+   * 'check' after it faults naming the lanes or warps of the group that did not (`site`: the call)
+   */
+  | (InstrBase & { op: 'shmemgroup'; scope: 'warp' | 'block'; phase: 'enter' | 'check'; site: number; call: string })
+  /** a device-side collective (barrier_all, sync_all): valid only in a collective launch */
+  | (InstrBase & { op: 'shmemcollective'; call: string })
   /** prefetch.global.L2::evict_last / evict_normal of the 128-byte line holding addr */
   | (InstrBase & { op: 'l2prefetch'; addr: Operand; prop: 'persisting' | 'normal' })
   /** discard.global.L2 [addr], 128 */

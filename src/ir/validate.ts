@@ -33,6 +33,7 @@ export function validateKernel(ir: KernelIR): void {
         case 'param':
         case 'special':
         case 'activemask':
+        case 'shmem':
           def(i.dst);
           break;
         case 'unary':
@@ -67,6 +68,7 @@ export function validateKernel(ir: KernelIR): void {
           break;
         case 'ld':
           use(i, i.addr);
+          use(i, i.remote?.pe);
           i.dsts.forEach(def);
           break;
         case 'cpasync':
@@ -77,12 +79,20 @@ export function validateKernel(ir: KernelIR): void {
           break;
         case 'st':
           use(i, i.addr);
+          use(i, i.remote?.pe);
           i.values.forEach((v) => use(i, v));
           break;
         case 'atom':
           use(i, i.addr);
+          use(i, i.remote?.pe);
           use(i, i.a);
           use(i, i.b);
+          def(i.dst);
+          break;
+        case 'peerptr':
+          use(i, i.addr);
+          use(i, i.pe);
+          use(i, i.bytes);
           def(i.dst);
           break;
         case 'bar': {

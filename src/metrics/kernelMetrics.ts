@@ -42,13 +42,13 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   // and a SHFL (1.17-1.41 there, the rest not imitated); VOTE and MATCH none
   const sregs = new Set(meta.flatMap((m) => (m.instr?.op === 'special' ? [m.instr.sreg] : [])));
   const miscWf = sum(['move', 'warp'], (i) => (passesSharedPipe(meta[i]?.instr, sregs) ? (c.inst[i] as number) : 0));
-  // the ADU pipe: constant loads (LDC, not the uniform ULDC), the read of the shared window's base
+  // the ADU pipe: constant loads (LDC and LDC.64 — NVSHMEM's device state —, not the uniform ULDC), the read of the shared window's base
   // (SR_CgaCtaId), EXIT and block barriers. The H200 counts 3.0 per warp in the g_ld_*/g_st_* launches
   // (LDC R1, LDC of blockDim, EXIT), 4.0 in occ_regs_64 (+ the LDC of its int parameter), 5.1 in
   // sync_reduce_shfl (here 2 LDC, SR_CgaCtaId, 1.25 EXIT, a barrier: 5.25) and 6.0 in the transposes
   // (here 5): test/fidelity/probes/sol_breakdown_h200.csv; with a barrier counted twice the occ_smem_*
   // launches (32 per warp) would be twice as ADU-bound as their SM Throughput on the H200 allows
-  const adu = sum(['move', 'exit', 'bar'], (i) => (meta[i]!.cls !== 'move' || meta[i]!.opcode === 'LDC' || meta[i]!.opcode === 'S2UR' ? (c.inst[i] as number) : 0));
+  const adu = sum(['move', 'exit', 'bar'], (i) => (meta[i]!.cls !== 'move' || meta[i]!.opcode === 'LDC' || meta[i]!.opcode === 'LDC.64' || meta[i]!.opcode === 'S2UR' ? (c.inst[i] as number) : 0));
   const m: Record<string, number> = {
     'smsp__inst_executed.sum': inst,
     'sm__inst_executed_pipe_adu.sum': adu,

@@ -33,6 +33,7 @@ import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
 import type { KernelIR } from '../ir/types.js';
 import { Calendars } from './calendar.js';
+import type { RemoteLink } from '../arch/remoteLink.js';
 import { slotDeps, type SlotDeps } from './deps.js';
 
 /** stall reasons, in the order of the metric keys below */
@@ -78,6 +79,8 @@ export interface TimingLaunch {
   meta: readonly InstrMeta[];
   /** each block's first and last cycle as the model sees them (the runtime's block scheduler replays them) */
   onBlock?: (linear: number, start: number, end: number) => void;
+  /** a PE of a multi-GPU program: what its remote accesses (NVSHMEM) cost over the link; absent: none */
+  remote?: RemoteLink;
 }
 
 /** what the launch's counters saw, for the figures the timing model's own observation lacks */
@@ -232,7 +235,7 @@ function kindOf(m: InstrMeta): number {
     case 'sfu':
       return K_SFU;
     case 'move':
-      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
+      return m.opcode === 'S2R' ? K_SPECIAL : m.opcode === 'LDC' || m.opcode === 'LDC.64' || m.opcode.startsWith('ULDC') ? K_CONST : K_ALU;
     case 'ldg':
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
@@ -467,6 +470,26 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
   const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
   const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
+  // remote accesses (NVSHMEM P2P: InstrMeta.instr.remote) take the link instead of the local L2 and
+  // DRAM: each SM's share of it, then the GPU's links; a system-scope fence waits for the acknowledgements
+  const link = launch.remote ?? null;
+  const cyc = (ns: number): number => (ns * P.clockHz) / 1e9;
+  const remoteSlot = new Uint8Array(nSlots);
+  const sysFence = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) {
+    const m = meta[i] as InstrMeta;
+    const ins = m.instr;
+    if (link && ins && (ins.op === 'ld' || ins.op === 'st' || ins.op === 'atom') && ins.remote) remoteSlot[i] = 1;
+    if (link && (m.opcode === 'MEMBAR.SC.SYS' || m.opcode === 'MEMBAR.SYS')) sysFence[i] = 1;
+  }
+  const linkSmCal = new Calendars(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const linkCal = new Calendars(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
+  const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
+  const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
+  const storeIssueCycles = link ? cyc(link.storeIssueNs) : 0;
+  /** per warp: when its next remote store may leave (a warp's remote stores go out one per storeIssueCycles) */
+  let remoteStoreNext = new Float64Array(link ? maxWarps : 0);
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -699,6 +722,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
       next = ti + 1 + lat.l2;
     }
+    if (sysFence[pc] === 1) {
+      // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the
+      // measured fence; no earlier than the fence's own cost above
+      const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
+      if (d > next) {
+        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - next;
+        next = d;
+      }
+    }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
       const r = writeRegs[j] as number;
       ws[readyAt + r] = ti + resLat;
@@ -730,6 +762,31 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (clock > (bEnd[rec] as number)) bEnd[rec] = clock;
   };
 
+  /** a remote access's `n` sectors: through the SM's share of the link and the link; a load's data after the link's latency, a store acknowledged after its own */
+  const remoteMemory = (wi: number, o: number, pc: number, k: number, t: number, sm: number, n: number): void => {
+    const bytes = n * 32;
+    const fetches = (writeAt[pc + 1] as number) > (writeAt[pc] as number);
+    if (k === K_LDG || (k === K_ATOM && fetches)) {
+      const tl = linkCal.reserve(0, linkSmCal.reserve(sm, t, bytes), bytes);
+      setResult(wi, pc, tl + remoteLoadCycles, R_LONG);
+      return;
+    }
+    // a store leaves at t or when the warp's previous one lets it (the warp waits for that), takes
+    // the SM's share of the link and the link, and is acknowledged after the link's ack latency
+    if (wi >= remoteStoreNext.length) {
+      const grown = new Float64Array(Math.max(wi + 1, 2 * remoteStoreNext.length));
+      grown.set(remoteStoreNext);
+      remoteStoreNext = grown;
+    }
+    const leaves = Math.max(t, remoteStoreNext[wi] as number);
+    remoteStoreNext[wi] = leaves + storeIssueCycles;
+    if (leaves > t) stallWarp(wi, R_LG, leaves - t);
+    const tl = linkCal.reserve(0, linkSmCal.reserve(sm, leaves, bytes), bytes);
+    const ack = tl + remoteAckCycles;
+    if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
+    if (ack > (memEnd[0] as number)) memEnd[0] = ack;
+  };
+
   const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
@@ -742,6 +799,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
       if (over > 0) stallWarp(wi, R_MIO, over);
+      return;
+    }
+    if (remoteSlot[pc] === 1) {
+      remoteMemory(wi, o, pc, k, t, sm, n);
       return;
     }
     // global / local

@@ -1,0 +1,114 @@
+/**
+ * The device side of seed 003's multi-GPU Jacobi with NVSHMEM (NVIDIA multi-gpu-programming-models,
+ * nvshmem/jacobi.cu; test/fidelity/probes/nvshmem/jacobi_nvshmem.cu is the port measured on two
+ * H200s): each PE owns rows iy_start .. iy_end - 1 of the field plus a halo row above and below; after
+ * its stencil a PE sends its first row into the halo row `topIy` of PE `topPe` and its last row into
+ * row `bottomIy` of PE `bottomPe`.
+ *
+ *  - jacobi_p: every thread of an edge row sends its own value with nvshmem_float_p (fine-grained:
+ *    one 4-byte store over the link per element);
+ *  - jacobi_block: the blocks holding an edge row send it with nvshmemx_float_put_nbi_block (one
+ *    aggregated copy per block, 16-byte stores when aligned);
+ *  - sync_neighborhood: <<<1, 1>>> between iterations instead of barrier_all_on_stream: quiet, tell
+ *    both neighbours the iteration count, wait until both have told us theirs.
+ *
+ * A multi-PE program launches them per PE (the host side: streams, barrier_all_on_stream, the norm).
+ */
+import { defineKernel, f32, i32, ptr, u64, type KernelBuilder, type PtrVal, type Val } from 'warpsight';
+
+/** the 5-point stencil of (ix, iy), stored into aNew; returns the squared residue (0 outside the PE's rows) */
+function stencil(k: KernelBuilder, aNew: PtrVal, a: PtrVal, ix: Val, iy: Val, nx: Val, inside: Val): Val {
+  const sq = k.let(f32, 0);
+  k.if(inside, () => {
+    const c = iy.mul(nx).add(ix);
+    const v = a.at(c.add(1)).get().add(a.at(c.sub(1)).get()).add(a.at(c.add(nx)).get()).add(a.at(c.sub(nx)).get()).mul(0.25);
+    aNew.at(c).store(v);
+    const r = v.sub(a.at(c).get());
+    sq.set(r.mul(r));
+  });
+  return sq;
+}
+
+/** the block's squared residues into l2 (the original's cub::BlockReduce + atomicAdd; here a warp's shuffles and one atomic per warp) */
+function addNorm(k: KernelBuilder, l2: PtrVal, sq: Val): void {
+  const local = k.let(f32, sq);
+  for (let o = 16; o > 0; o >>= 1) local.set(local.add(k.shfl('down', local, o)));
+  k.when(k.laneId.eq(0), () => l2.at(0).reduce('add', local));
+}
+
+const params = {
+  aNew: ptr('global', f32),
+  a: ptr('global', f32),
+  l2: ptr('global', f32),
+  iyStart: i32,
+  iyEnd: i32,
+  nx: i32,
+  topPe: i32,
+  topIy: i32,
+  bottomPe: i32,
+  bottomIy: i32,
+};
+
+export const jacobiP = defineKernel({
+  name: 'jacobi_p',
+  description: 'Jacobi step; the edge rows go to the neighbours\' halos element by element (nvshmem_float_p)',
+  params,
+  launch: { grid: [1, 1], block: [32, 32] },
+  setup: () => ({}),
+  body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
+    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
+    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
+    const inside = iy.lt(iyEnd).and(ix.lt(nx.sub(1)));
+    const sq = stencil(k, aNew, a, ix, iy, nx, inside);
+    k.if(inside, () => {
+      const v = aNew.at(iy.mul(nx).add(ix)).get();
+      k.if(iy.eq(iyStart), () => k.shmem.p(aNew.add(topIy.mul(nx).add(ix)), v, topPe));
+      k.if(iy.eq(iyEnd.sub(1)), () => k.shmem.p(aNew.add(bottomIy.mul(nx).add(ix)), v, bottomPe));
+    });
+    addNorm(k, l2, sq);
+  },
+});
+
+export const jacobiBlock = defineKernel({
+  name: 'jacobi_block',
+  description: 'Jacobi step; the blocks holding an edge row put it into the neighbours\' halos at once (nvshmemx_float_put_nbi_block)',
+  params,
+  launch: { grid: [1, 1], block: [1024, 1] },
+  setup: () => ({}),
+  body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
+    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
+    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
+    const inside = iy.lt(iyEnd).and(ix.lt(nx.sub(1)));
+    const sq = stencil(k, aNew, a, ix, iy, nx, inside);
+    // the block's first row and column: whether it holds an edge row is the same for all its threads
+    const blockIy = iy.sub(k.threadIdx.y.cast(i32));
+    const blockIx = ix.sub(k.threadIdx.x.cast(i32));
+    const rows = k.blockDim.y.cast(i32);
+    const count = k.blockDim.x.cast(i32).min(nx.sub(1).sub(blockIx));
+    k.if(blockIy.le(iyStart).and(iyStart.lt(blockIy.add(rows))), () =>
+      k.shmem.put_nbi_block(aNew.add(topIy.mul(nx).add(blockIx)), aNew.add(iyStart.mul(nx).add(blockIx)), count, topPe),
+    );
+    k.if(blockIy.lt(iyEnd).and(iyEnd.le(blockIy.add(rows))), () =>
+      k.shmem.put_nbi_block(aNew.add(bottomIy.mul(nx).add(blockIx)), aNew.add(iyEnd.sub(1).mul(nx).add(blockIx)), count, bottomPe),
+    );
+    addNorm(k, l2, sq);
+  },
+});
+
+export const syncNeighborhood = defineKernel({
+  name: 'sync_neighborhood',
+  description: 'quiet, then signal both neighbours the iteration count and wait for theirs (<<<1, 1>>>)',
+  params: { sync: ptr('global', u64), counter: u64 },
+  launch: { grid: 1, block: 1 },
+  setup: () => ({}),
+  body: (k, { sync, counter }) => {
+    const me = k.shmem.my_pe();
+    const n = k.shmem.n_pes();
+    const next = me.add(1).rem(n);
+    const prev = me.add(n).sub(1).rem(n);
+    k.shmem.quiet();
+    k.shmem.signal_op(sync, counter, 'set', next);
+    k.shmem.signal_op(sync.add(1), counter, 'set', prev);
+    k.shmem.wait_until_all(sync, 2, null, 'ge', counter);
+  },
+});
