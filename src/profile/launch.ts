@@ -9,6 +9,8 @@ import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
+import { remoteLinkOf } from '../arch/remoteLink.js';
+import { interconnectFor } from '../system/links.js';
 import { ExplainRecorder } from '../exec/explain.js';
 import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { KernelBuilder } from '../ir/builder.js';
@@ -188,7 +190,9 @@ export function startLaunch(
     ...(opts.peers ? { peers: opts.peers } : {}),
   };
   const prog = compile(ir, env);
-  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
+  // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
+  const remote = opts.peers ? remoteLinkOf(interconnectFor(opts.arch)) : null;
+  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}) }) : null;
   if (timing) Object.assign(env.observer as object, timing.observer);
   const gridRun = startGrid(
     prog,

@@ -94,6 +94,8 @@ export class Session {
   readonly memoryLocs: SourceLoc[] = [];
   /** the other PEs of a multi-PE program (src/system), for NVSHMEM's device operations */
   peers: PeerEnv | null = null;
+  /** the launch being started is a collective (cooperative) one */
+  private collectiveLaunch = false;
 
   constructor(
     readonly opts: SessionOptions,
@@ -219,6 +221,7 @@ export class Session {
     };
     // the window is the launch's while its grid runs (a parked grid's resumptions are short: not re-applied)
     if (window) this.setAccessPolicyWindow(window);
+    this.collectiveLaunch = w.attrs.cooperative === true;
     let step: { advance(): KernelRun | null; describeSpin(alone?: boolean): string; grid: { residentBlocks(): number; writeCount(): number } };
     try {
       if (w.profile) {
@@ -356,7 +359,8 @@ export class Session {
       ...(onBlock ? { onBlock } : {}),
       ...(explain ? { explain } : {}),
       ...(external ? { external } : {}),
-      ...(this.peers ? { peers: this.peers } : {}),
+      // device collectives are valid in a collective launch only
+      ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
     });
     // the launch's cache counters while it is parked and others count (null: it is running now)
     let aside: HierarchyCounters | null = null;

@@ -25,9 +25,18 @@ function ordinal(k: number): string {
 export class SymmetricHeap {
   private readonly objects: SymmetricObject[] = [];
   private readonly calls: number[];
+  /** objects NVSHMEM itself makes at init (the device barrier's area): not the program's calls */
+  private internal = 0;
 
   constructor(readonly nPes: number) {
     this.calls = new Array<number>(nPes).fill(0);
+  }
+
+  /** NVSHMEM's own symmetric object, made on every PE at init before the program's calls */
+  reserve(pe: number, bytes: number, name: string, alloc: (bytes: number, name: string) => DevicePtr): DevicePtr {
+    const p = this.malloc(pe, bytes, name, 'nvshmem_init', alloc);
+    if (pe === this.nPes - 1) this.internal = this.objects.length;
+    return p;
   }
 
   /** PE `pe`'s nvshmem_malloc: its copy of the next symmetric object; a call that disagrees with another PE's k-th is an error naming both */
@@ -39,7 +48,7 @@ export class SymmetricHeap {
       const other = o.where.findIndex((w) => w !== undefined);
       if (o.bytes !== bytes)
         throw new HostFault(
-          `${where}: nvshmem_malloc mismatch: PE ${pe}'s ${ordinal(k)} symmetric allocation asks ${bytes} bytes, PE ${other}'s (${o.where[other]}) asked ${o.bytes}: every PE must make the same nvshmem_malloc calls, with the same sizes, in the same order`,
+          `${where}: nvshmem_malloc mismatch: PE ${pe}'s ${ordinal(k - this.internal)} symmetric allocation asks ${bytes} bytes, PE ${other}'s (${o.where[other]}) asked ${o.bytes}: every PE must make the same nvshmem_malloc calls, with the same sizes, in the same order`,
         );
     } else {
       o = { bytes, name, ptrs: new Array<DevicePtr | undefined>(this.nPes), where: new Array<string | undefined>(this.nPes), freed: new Array<boolean>(this.nPes).fill(false) };
@@ -76,7 +85,7 @@ export class SymmetricHeap {
         `${where}: address 0x${address.toString(16)} (${bytes} bytes) is not in PE ${from}'s symmetric heap: NVSHMEM's remote operations take memory from nvshmem_malloc (ctx.shmem.malloc), the same object on every PE`,
       );
     const target = hit.o.ptrs[to];
-    if (!target) throw new KernelFault('out-of-bounds', `${where}: PE ${to} has not made its ${ordinal(hit.k)} nvshmem_malloc ('${hit.o.name}') yet: symmetric allocations are collective`);
+    if (!target) throw new KernelFault('out-of-bounds', `${where}: PE ${to} has not made its ${ordinal(hit.k - this.internal)} nvshmem_malloc ('${hit.o.name}') yet: symmetric allocations are collective`);
     return target.address + (address - (hit.o.ptrs[from] as DevicePtr).address);
   }
 
@@ -96,6 +105,6 @@ export class SymmetricHeap {
     if (short < 0) return;
     const o = this.objects[this.calls[short] as number] as SymmetricObject;
     const by = o.where.findIndex((w) => w !== undefined);
-    throw new HostFault(`${o.where[by]}: nvshmem_malloc mismatch: PE ${by} made a ${ordinal(this.calls[short] as number)} symmetric allocation ('${o.name}', ${o.bytes} bytes) that PE ${short} never made: every PE must make the same nvshmem_malloc calls in the same order`);
+    throw new HostFault(`${o.where[by]}: nvshmem_malloc mismatch: PE ${by} made a ${ordinal((this.calls[short] as number) - this.internal)} symmetric allocation ('${o.name}', ${o.bytes} bytes) that PE ${short} never made: every PE must make the same nvshmem_malloc calls in the same order`);
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { Arch } from '../arch/types.js';
 import { HostFault, UserError } from '../errors.js';
-import type { PeerEnv } from '../exec/peerEnv.js';
+import { barrierAreaBytes, type PeerEnv } from '../exec/peerEnv.js';
 import type { ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
@@ -97,7 +97,7 @@ export class PeSystem {
         return sh;
       });
       this.hazards.push([]);
-      session.peers = this.peerEnv(pe);
+      session.peers = this.peerEnv(pe, this.heap.reserve(pe, barrierAreaBytes(nPes), 'NVSHMEM barrier area', (b, n) => this.mem.alloc(b, n)).address);
       this.sessions.push(session);
       this.runtimes.push(rt);
       this.apis.push(api);
@@ -110,8 +110,10 @@ export class PeSystem {
     return (this.sessions[0] as Session).results;
   }
 
-  private peerEnv(pe: number): PeerEnv {
+  /** `barrierArea`: the PE's part of the symmetric object nvshmem_init makes for device barriers */
+  private peerEnv(pe: number, barrierArea: number): PeerEnv {
     return {
+      barrierArea,
       myPe: pe,
       nPes: this.nPes,
       translate: (address, bytes, to, where) => this.heap.translate(pe, address, bytes, to, where),
