@@ -38,8 +38,8 @@ export interface ExecObserver {
   now?(w: Warp): number;
   /** when the warp's latest global request reached the L2 (cycles) */
   atL2?(w: Warp): number;
-  /** the earliest clock of the warps that can issue, other than `w` (Infinity when none) */
-  minRunningClock?(w: Warp): number;
+  /** the earliest clock of the warps that can issue, other than `w` (Infinity when none); `parked`: parked warps count too */
+  minRunningClock?(w: Warp, parked?: boolean): number;
   /** the warp sleeps (NANOSLEEP) for `ns` nanoseconds as the arch rounds them */
   sleep?(w: Warp, ns: number): void;
   /** cycles → the GPU's global timer in nanoseconds */

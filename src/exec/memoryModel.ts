@@ -219,6 +219,8 @@ export function genNanosleep(i: Extract<Instr, { op: 'nanosleep' }>, env: ExecEn
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0 || !obs?.sleep) return;
+    // a sleeping warp waits for time: it must not run ahead of the warps it waits for
+    w.slept = true;
     let most = 0;
     if ('imm' in ns) most = Number(ns.imm) >>> 0;
     else {
@@ -240,6 +242,8 @@ export function genGlobalTimer(i: Extract<Instr, { op: 'globaltimer' }>, env: Ex
     const m = w.mask;
     if (m === 0) return;
     const t = obs?.clockOf && obs.timerNs ? obs.timerNs(obs.clockOf(w)) : w.steps;
+    // a warp that reads the timer waits for time (a back-off loop): it is held back like a sleeper
+    w.slept = true;
     const r = w.regs[dst] as BigInt64Array;
     const v = BigInt(Math.floor(t));
     for (let l = 0; l < 32; l++) if ((m >>> l) & 1) r[l] = v;
@@ -247,17 +251,25 @@ export function genGlobalTimer(i: Extract<Instr, { op: 'globaltimer' }>, env: Ex
 }
 
 /**
- * ExecEnv.hold: a warp whose last turn polled (a strong load) waits while its clock is ahead of every
- * other warp that can issue, so that what it polls for can be written in time before its next poll.
+ * ExecEnv.hold: a warp whose last turn polled (a strong load), slept or read the timer waits while its
+ * clock is ahead of every other warp that can issue, so that what it polls for can be written in time
+ * before its next poll, and so that a sleeping warp does not run far ahead in time of the others (the
+ * timing model keeps its calendars from the slowest live warp on: the gap is what costs memory).
  */
 export function pollHold(obs: ExecObserver): ((w: Warp) => boolean) | undefined {
   const clockOf = obs.clockOf?.bind(obs);
   const minOther = obs.minRunningClock?.bind(obs);
   if (!clockOf || !minOther) return undefined;
   return (w: Warp) => {
-    if (!w.polled) return false;
-    if (clockOf(w) > minOther(w)) return true;
+    if (!w.polled && !w.slept) return false;
+    const c = clockOf(w);
+    // a poller does not wait for warps that spin without effect (the parked watch's): if every warp
+    // is one, that is a deadlock to report, not a wait. A sleeper waits for them too: they poll for
+    // what it may write once it wakes, and it must not leave them far behind in time
+    if (w.polled && c > minOther(w)) return true;
+    if (w.slept && c > minOther(w, true)) return true;
     w.polled = false;
+    w.slept = false;
     return false;
   };
 }

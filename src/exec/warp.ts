@@ -70,6 +70,8 @@ export class Warp {
   afterLoad = 0;
   /** the warp's last turn polled memory (a strong load): it waits for time to catch up (ExecEnv.hold) */
   polled = false;
+  /** the warp's last turn slept or read the timer: it is held back while ahead of every other warp (ExecEnv.hold) */
+  slept = false;
   /** the parked watch last found the warp spinning without effect (parkedWatch.ts) */
   parked = false;
   /** a strong load read a value that a store not yet visible in time has replaced (memoryModel.ts) */
@@ -159,6 +161,7 @@ export class Warp {
     this.steps = 0;
     this.afterLoad = 0;
     this.polled = false;
+    this.slept = false;
     this.parked = false;
     this.readOld = false;
   }

@@ -9,7 +9,12 @@ import type { SourceLoc } from './types.js';
 const IR_DIR = /[\\/]src[\\/]ir[\\/]/;
 
 export function callerLoc(): SourceLoc {
+  // helpers built on the builder (atomic wait's nested polls) call it from deep inside src/ir: V8's
+  // default of 10 frames would not reach the kernel's own line
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 256;
   const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
   const lines = stack.split('\n');
   for (let i = 1; i < lines.length; i++) {
     // parseFrame keeps a path with spaces whole (the old regex kept what followed the last space)

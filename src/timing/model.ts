@@ -955,13 +955,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const clockOf = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_CLOCK] as number;
   const now = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_LAST] as number;
   const atL2 = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_L2] as number;
-  /** the earliest clock of the warps that can issue now (running, in their live block), `w` aside */
-  const minRunningClock = (w: Warp): number => {
+  /**
+   * the earliest clock of the warps that can issue now (running, in their live block), `w` aside;
+   * `parked`: count the warps the parked watch found spinning without effect too
+   */
+  const minRunningClock = (w: Warp, parked = false): number => {
     let m = Infinity;
     for (let wi = 0; wi < nWarps; wi++) {
       const x = warpOf[wi] as Warp;
-      // a parked warp (spinning on what nobody writes) does not hold the others back
-      if (x === w || x.state !== WarpState.Running || x.parked) continue;
+      if (x === w || x.state !== WarpState.Running || (x.parked && !parked)) continue;
       const o = wi * W_STRIDE;
       if ((ws[o + W_REC] as number) < 0 || (x.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
       const c = ws[o + W_CLOCK] as number;
