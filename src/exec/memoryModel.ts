@@ -113,6 +113,21 @@ const VERSIONS_KEPT = 4096;
  */
 export class SyncVersions {
   private readonly map = new Map<number, Version>();
+  /** strong loads that read the same value at the same address as the warp's previous strong load: polls that found nothing new */
+  repeats = 0;
+  /** per warp (Warp.id): the address and value of its last strong load's first active lane */
+  private readonly last = new Map<number, { addr: number; value: number | bigint }>();
+
+  /** a warp's strong load of `value` at `addr`: counts it when it repeats the warp's previous one */
+  polled(w: Warp, addr: number, value: number | bigint): void {
+    const l = this.last.get(w.id);
+    if (l === undefined) this.last.set(w.id, { addr, value });
+    else {
+      if (l.addr === addr && l.value === value) this.repeats++;
+      l.addr = addr;
+      l.value = value;
+    }
+  }
 
   record(addr: number, old: number | bigint, visible: number, w: Warp): void {
     const v = this.map.get(addr);
@@ -189,18 +204,21 @@ export function withTimedVisibility(
     const m = w.mask;
     if (m === 0) return;
     w.polled = true;
-    if (versions.size === 0) return;
     const a = addrs(w);
-    const at = atL2(w);
-    let regs: RegArray | null = null;
-    for (let l = 0; l < 32; l++) {
-      if (((m >>> l) & 1) === 0) continue;
-      const old = versions.read(a[l] as number, at, w);
-      if (old === undefined) continue;
-      regs ??= w.regs[dst] as RegArray;
-      regs[l] = old as never;
-      w.readOld = true;
+    const first = 31 - Math.clz32(m & -m);
+    if (versions.size > 0) {
+      const at = atL2(w);
+      let regs: RegArray | null = null;
+      for (let l = 0; l < 32; l++) {
+        if (((m >>> l) & 1) === 0) continue;
+        const old = versions.read(a[l] as number, at, w);
+        if (old === undefined) continue;
+        regs ??= w.regs[dst] as RegArray;
+        regs[l] = old as never;
+        w.readOld = true;
+      }
     }
+    versions.polled(w, a[first] as number, (w.regs[dst] as RegArray)[first] as number | bigint);
   };
 }
 

@@ -178,6 +178,9 @@ export function runLaunch(
     maxWarpInstructions: opts.maxWarpInstructions,
   });
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
+  // Warpsight's own: strong loads that re-read an unchanged value (a spin loop's empty polls), for the
+  // flag-polling rules; only in launches that poll, so that other reports keep their metric list
+  if (env.syncVersions && env.syncVersions.repeats > 0) metrics['warpsight__spin_polls'] = env.syncVersions.repeats;
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)
   const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;
