@@ -48,6 +48,16 @@ describe('FlagPolling on the seed handoff versions', async () => {
     expect(spin?.message).toContain('flag.wait(old, cuda::std::memory_order_acquire)');
   });
 
+  it("does not fire on seed 000's x/a/b example, whose waits are brief (one empty poll), though its b is system-scope seq_cst", async () => {
+    const r = await profileFile({ file: 'kernels/fence_cumulativity.ts' });
+    const x = r.kernels[0] as KernelResult;
+    expect(x.check).toEqual({ passed: true });
+    expect(Number(x.metrics['warpsight__spin_polls'])).toBeLessThan(32);
+    expect(x.rules.filter((q) => q.id === 'FlagPolling')).toEqual([]);
+    // block 1's `b = 1` is a system-scope seq_cst store: a MEMBAR.SC.SYS the warp waits out
+    expect(Number(x.metrics['smsp__warps_issue_stalled_membar.sum'])).toBeGreaterThan(getArch('h200').memoryModel!.membarSys);
+  });
+
   it('the measured H200 gap agrees in direction: system seq_cst 646.6 us vs device acquire/release 414.3 us', () => {
     const d = (n: string) => Number(k.get(n)?.metrics['gpu__time_duration.sum']);
     expect(d('sync_flag_sys_seqcst')).toBeGreaterThan(d('sync_flag_dev_seqcst'));

@@ -50,9 +50,15 @@ function seqCstLoads(ins: readonly InstructionCounters[]): number {
   return n;
 }
 
-/** the kernel polls: strong loads re-read an unchanged value at least once per strong load site */
+/** polls that found nothing new; the rules look at a kernel that spins: at least this many, and this share of its load requests */
+export const MIN_SPIN_POLLS = 32;
+export const MIN_SPIN_SHARE = 0.05;
+
+/** the kernel's empty polls when it spins (0 when a wait is a brief one, as in seed 000's x/a/b) */
 function polls(ctx: RuleContext): number {
-  return num(ctx.metrics, 'warpsight__spin_polls') ?? 0;
+  const spins = num(ctx.metrics, 'warpsight__spin_polls') ?? 0;
+  const loads = num(ctx.metrics, 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum') ?? 0;
+  return spins >= MIN_SPIN_POLLS && spins >= MIN_SPIN_SHARE * loads ? spins : 0;
 }
 
 export function systemScope(ctx: RuleContext): RuleResult | null {
