@@ -21,6 +21,13 @@ export interface MemorySystem {
   endRound?(): void;
   /** CCTL.IVALL: the SM's L1 drops every global line (an acquire at gpu or sys scope) */
   invalidateL1?(sm: number): void;
+  /** stale L1 copies (memory/l1Cache.ts): how many, one SM's copy of a line, keeping one */
+  readonly staleLines?: number;
+  staleCopy?(sm: number, line: number): Uint8Array | undefined;
+  keepStale?(sm: number, line: number, before: Uint8Array): void;
+  /** after access(): lines written while another L1 holds them; (line, sectors) pairs of stale copies brought up to date */
+  readonly sharedWrites?: readonly number[];
+  readonly refreshes?: readonly number[];
 }
 
 /** hooks for the timing model; called only when set */

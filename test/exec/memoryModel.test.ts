@@ -148,6 +148,53 @@ describe('L1 and the memory model', () => {
   });
 });
 
+describe('stale L1 lines (the SMs\' L1s are not coherent)', () => {
+  /**
+   * block 0 reads data (a weak load: its L1 keeps the line), waits for block 1's flag, reads data
+   * again; block 1 writes data, then releases the flag. The kernel's check compares block 0's second
+   * read with `want`.
+   */
+  const handoff = (order: 'relaxed' | 'acquire', want: number): KernelResult => {
+    const def = defineKernel({
+      name: `stale_${order}`,
+      params: { buf: ptr('global', i32), out: ptr('global', i32) },
+      launch: { grid: 2, block: 32 },
+      setup: (h) => ({ buf: h.alloc(i32, 1024, 'buf'), out: h.alloc(i32, 32, 'out') }),
+      check: (h, { out }) => (h.readNumber(out, i32, 1) === want ? null : `block 0 read ${h.readNumber(out, i32, 1)} after the flag, expected ${want}`),
+      body: (k, { buf, out }) => {
+        const flag = k.atomicRef(buf.at(0), 'device');
+        k.if(k.blockIdx.x.eq(0), () => {
+          const before = buf.at(64).get();
+          k.while(() => flag.load(order).eq(0), () => {});
+          out.at(0).store(before);
+          out.at(1).store(buf.at(64).get());
+        }, () => {
+          buf.at(64).store(42);
+          flag.store(1, 'release');
+        });
+      },
+    }) as unknown as KernelDef<ParamTypes>;
+    return profileDefinitions([def], { file: FILE }).kernels[0] as KernelResult;
+  };
+
+  it('after a relaxed wait, a weak load hits the line its L1 read before the other SM wrote it: the old value (0)', () => {
+    const k = handoff('relaxed', 0);
+    expect(k.check).toEqual({ passed: true });
+    expect(metric(k, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum')).toBeGreaterThan(0);
+  });
+  it('after an acquire wait (CCTL.IVALL), the same load misses and reads the new value (42)', () => {
+    const k = handoff('acquire', 42);
+    expect(k.check).toEqual({ passed: true });
+  });
+  it("the plain-flag handoff (kernels/flag_handoff.ts) never sees the other block's store: its wait gives up", async () => {
+    const { profileFile } = await import('../../src/profile.js');
+    const r = await profileFile({ file: 'kernels/flag_handoff.ts', kernel: 'flag_plain' });
+    const k = r.kernels[0] as KernelResult;
+    expect(k.check).toEqual({ passed: false, message: "error_code=2: block 1's wait for the flag gave up (it never saw the other block's store)" });
+    expect(metric(k, 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct')).toBeGreaterThan(99);
+  });
+});
+
 describe('__nanosleep', () => {
   const slept = (ns: number) => metric(run(`sleep_${ns}`, (k) => k.nanosleep(ns)), 'smsp__warps_issue_stalled_sleeping.sum');
   it('sleeps as the H200 does: never under nanosleepMinCycles, as asked up to 1024 ns, then rounded up to a power of two', () => {
