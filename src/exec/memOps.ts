@@ -582,6 +582,9 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
   const bImm = i.b && 'imm' in i.b ? i.b.imm : undefined;
   const c = env.counters;
   const isShared = i.space === 'shared';
+  /** each lane's value before its atomic, for the stale copies of other L1s */
+  const wideOld = i.type.kind === 'i64' || i.type.kind === 'u64';
+  const olds: Float64Array | BigInt64Array = wideOld ? new BigInt64Array(32) : new Float64Array(32);
   const access: GlobalAccess = {
     sm: 0,
     group: 0,
@@ -619,6 +622,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
         idx = (off & (PB - 1)) >> shift;
       }
       const old = arr[idx] as number | bigint;
+      olds[l] = old as never;
       const av = ar ? (ar[l] as number | bigint) : aImm;
       const bv = br ? (br[l] as number | bigint) : bImm;
       arr[idx] = atomApply(i.fn, i.type, old, av, bv) as never;
@@ -639,6 +643,20 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       access.sm = w.sm;
       access.count = n;
       env.memsys.access(access);
+      // the lines other L1s hold keep what the atomics replaced (stale copies, staleL1)
+      const shared = env.memsys.sharedWrites;
+      if (shared !== undefined && shared.length > 0 && env.memsys.keepStale) {
+        for (const line of shared) {
+          const before = readLine(env, line);
+          const d = new DataView(before.buffer);
+          for (let l = 31; l >= 0; l--) {
+            if (((m >>> l) & 1) === 0) continue;
+            const addr = a[l] as number;
+            if (Math.floor(addr / 128) === line) setScalar(d, addr - line * 128, i.type.kind, olds[l] as number | bigint);
+          }
+          env.memsys.keepStale(w.sm, line, before);
+        }
+      }
     }
   };
   return env.explain ? env.explain.wrap(run, index, i.loc, size, isShared ? 'shared' : 'global', addrs) : run;

@@ -316,7 +316,8 @@ export class MemoryHierarchy {
         dramSectors += f;
         l2Hit += cnt - f;
       } else {
-        // atom / red: performed at L2; the L1 copy is dropped
+        // atom / red: performed at L2; the L1 copy is dropped (other L1s keep theirs: stale)
+        if (l1.heldElsewhere(sm, line)) this.sharedWrites.push(line);
         l1.invalidateLine(sm, line);
         reachedL2 = true;
         comb.beforeRead(sm, line);

@@ -286,3 +286,33 @@ describe('orders an operation cannot take', () => {
     expect(built('volatile_cg', (k, { buf }) => void buf.at(0).load({ volatile: true, cache: 'cg' }))).toThrowError(/a volatile access takes no cache operator \(got 'cg'\)/);
   });
 });
+
+describe('stale L1 lines and atomics', () => {
+  it('an atomic on another SM leaves this L1 holding the old value: a weak re-read after a relaxed wait returns it', () => {
+    const def = defineKernel({
+      name: 'stale_atomic',
+      params: { buf: ptr('global', i32), out: ptr('global', i32) },
+      launch: { grid: 2, block: 32 },
+      setup: (h) => ({ buf: h.alloc(i32, 1024, 'buf'), out: h.alloc(i32, 32, 'out') }),
+      // the atomic made it 5; block 0's L1 still has the 0 it read first
+      check: (h, { out }) => (h.readNumber(out, i32, 1) === 0 ? null : `block 0 read ${h.readNumber(out, i32, 1)}, expected its stale 0`),
+      body: (k, { buf, out }) => {
+        const flag = k.atomicRef(buf.at(0), 'device');
+        const lane0 = k.threadIdx.x.eq(0);
+        k.if(k.blockIdx.x.eq(0), () => {
+          const before = buf.at(64).get();
+          k.while(() => flag.load('relaxed').eq(0), () => {});
+          out.at(0).store(before);
+          out.at(1).store(buf.at(64).get());
+        }, () => {
+          k.if(lane0, () => {
+            k.atomicRef(buf.at(64), 'device').fetchAdd(5, 'relaxed');
+            flag.store(1, 'release');
+          });
+        });
+      },
+    }) as unknown as KernelDef<ParamTypes>;
+    const k = profileDefinitions([def], { file: FILE }).kernels[0] as KernelResult;
+    expect(k.check).toEqual({ passed: true });
+  });
+});
