@@ -54,6 +54,9 @@ export default class Profile extends WarpsightCommand {
     'print-metric-name': Flags.option({ options: ['label', 'name', 'label-name'] as const, default: 'label', description: 'show metrics by label, by metric id, or both' })(),
     'check-exit-code': Flags.boolean({ default: true, allowNo: true, description: 'exit 1 when a kernel computes a wrong result (its check fails)' }),
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
+    explore: Flags.boolean({ description: "also run programs under every schedule the CUDA runtime may legally choose (one in-order hardware queue, reversed start order): a deadlock in any is an error naming the schedule" }),
+    'share-gpu': Flags.option({ options: ['mps', 'timeslice'] as const, description: "run a multi-PE program's PEs as processes on one GPU: through MPS (their kernels share the SMs) or time-sliced without it (one process's kernels at a time)" })(),
+    pes: Flags.integer({ min: 1, max: 8, description: 'run a multi-PE program on this many PEs (GPUs), once per PE as nvshmrun -np N (overrides its pes)' }),
     'hw-queues': Flags.integer({ min: 1, max: 32, description: 'hardware work queues of a program\'s GPU (CUDA_DEVICE_MAX_CONNECTIONS; default 8)' }),
     trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
     explain: Flags.string({
@@ -121,6 +124,9 @@ export default class Profile extends WarpsightCommand {
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
       ...(flags['hw-queues'] !== undefined ? { hwQueues: flags['hw-queues'] } : {}),
+      ...(flags.pes !== undefined ? { pes: flags.pes } : {}),
+      ...(flags['share-gpu'] !== undefined ? { shareGpu: flags['share-gpu'] } : {}),
+      ...(flags.explore ? { explore: true } : {}),
       launches: {
         ...(flags['kernel-id'] !== undefined ? { kernelId: parseKernelId(flags['kernel-id']) } : {}),
         ...(flags['launch-skip'] !== undefined ? { skip: flags['launch-skip'] } : {}),

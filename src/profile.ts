@@ -11,7 +11,11 @@ import { type Definition, loadDefinitions, selectDefinitions } from './kernel/lo
 import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches.js';
 import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
-import { type ProgramRun, Session } from './profile/session.js';
+import { type PeRun, type ProgramRun, Session, type SessionOptions } from './profile/session.js';
+import { runPeProgram } from './system/run.js';
+import type { GpuSharing } from './system/system.js';
+import { HostFault, UserError } from './errors.js';
+import { SCHEDULES, type Schedule } from './runtime/runtime.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
@@ -37,6 +41,14 @@ export interface ProfileRequest {
   timing?: boolean;
   /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
+  /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one) */
+  pes?: number;
+  /** the PEs as processes on one GPU: through MPS, or time-sliced without it (default: a GPU each) */
+  shareGpu?: GpuSharing;
+  /** try every schedule the runtime may choose before the default run (`--explore`) */
+  explore?: boolean;
+  /** run under this schedule (explore's runs) */
+  schedule?: Schedule;
   /** ncu's launch filters: --kernel-id, -s/--launch-skip, -c/--launch-count */
   launches?: LaunchFilter;
   /** told as each launch starts and ends (a program's launches one by one) */
@@ -52,14 +64,36 @@ export interface ProfileRequest {
 export async function profileFile(req: ProfileRequest): Promise<Report> {
   const defs = await loadDefinitions(req.file);
   const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
-  return profileDefinitions(selectDefinitions(defs, names, req.file), req);
+  const chosen = selectDefinitions(defs, names, req.file);
+  if (req.explore) await explore(chosen, req);
+  return profileDefinitions(chosen, req, await runMultiPe(chosen, req));
 }
 
-/** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
-export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest): Report {
+/**
+ * `--explore`: besides the schedule it reports, run the programs under each schedule the CUDA runtime
+ * may legally choose (stream-to-queue mapping, in-order queues, start order); the first that deadlocks
+ * is the error, named with its schedule. Kernels alone have no such freedom.
+ */
+async function explore(chosen: readonly Definition[], req: ProfileRequest): Promise<void> {
+  const programs = chosen.filter((d) => d.kind === 'program');
+  if (programs.length === 0) throw new UserError(`--explore: ${req.file} selects no program: exploring schedules is for programs (streams, PEs)`, 2);
+  for (const schedule of SCHEDULES) {
+    const r: ProfileRequest = { ...req, explore: false, schedule, timing: false, launches: {} };
+    delete r.progress;
+    try {
+      profileDefinitions(programs, r, await runMultiPe(programs, r));
+    } catch (e) {
+      if (e instanceof HostFault && /deadlock/.test(e.message)) throw new HostFault(`--explore: the runtime may schedule ${schedule.name}, and then: ${e.message}`);
+      throw e;
+    }
+  }
+}
+
+/** the session options a request makes */
+function sessionOptions(req: ProfileRequest): SessionOptions {
   const arch = getArch(req.arch ?? DEFAULT_ARCH);
   const display = relative(process.cwd(), req.file) || req.file;
-  const session = new Session({
+  return {
     arch,
     file: display,
     cacheControl: req.cacheControl ?? 'all',
@@ -70,7 +104,29 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     ...(req.timing === false ? { timing: false } : {}),
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
     ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
-  });
+    ...(req.schedule ? { schedule: req.schedule } : {}),
+  };
+}
+
+/** multi-PE programs run before the rest (their PEs' programs are async): each one's launches and timelines */
+async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): Promise<Map<Definition, PeRun>> {
+  const out = new Map<Definition, PeRun>();
+  for (const d of chosen) {
+    if (d.kind !== 'program' || (d.pes === undefined && req.pes === undefined)) continue;
+    const opts = sessionOptions(req);
+    const g = guardDefinition(d, opts.file);
+    if (g.kind !== 'program') continue;
+    out.set(d, await runPeProgram(g, opts, req.pes ?? g.pes ?? 1, req.shareGpu ?? 'none'));
+  }
+  return out;
+}
+
+/** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
+export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest, multiPe: ReadonlyMap<Definition, PeRun> = new Map()): Report {
+  const opts = sessionOptions(req);
+  const arch = opts.arch;
+  const display = opts.file;
+  const session = new Session(opts);
   // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
   // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
   const progress = req.progress;
@@ -78,12 +134,12 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
   const label = (name: string): string => `${display} -k ${name}`;
   if (progress) {
     const runKernelWork = session.runKernelWork.bind(session);
-    session.runKernelWork = (w, where, stream) => {
-      if (!w.profile) return runKernelWork(w, where, stream);
+    session.runKernelWork = (w, where, stream, external) => {
+      if (!w.profile) return runKernelWork(w, where, stream, external);
       const t0 = performance.now();
       const i = launchIndex++;
       progress.start(i, 0, label(w.def.name));
-      const run = runKernelWork(w, where, stream);
+      const run = runKernelWork(w, where, stream, external);
       progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
       return run;
     };
@@ -111,7 +167,9 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
       progress?.start(i, 0, label(g.name));
       session.runKernel(g);
       progress?.done(i, 0, label(g.name), (performance.now() - t0) / 1000);
-    } else session.runProgram(g);
+    } else if (multiPe.has(d)) session.adopt(multiPe.get(d) as PeRun);
+    else if (g.pes !== undefined || req.pes !== undefined) throw new UserError(`${display}: program '${g.name}' runs on PEs: profile it through profileFile (its PEs' programs are async)`, 2);
+    else session.runProgram(g);
     for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
     // later launches cannot change earlier ones: stop once -c launches are in
     if (matcher.done()) break;
@@ -150,5 +208,5 @@ function programRun(p: ProgramRun, kernels: readonly KernelResult[], archId: str
     return i === undefined ? rest : { ...rest, kernel: i };
   });
   const timeline = { ...p.timeline, ops };
-  return { name: p.name, values: p.values, timeline, findings: runtimeFindings(timeline, runtimeCostsFor(archId)) };
+  return { name: p.name, values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
 }

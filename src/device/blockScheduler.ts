@@ -24,10 +24,21 @@ export interface GridWork {
   durations: Float64Array;
   /** lower runs first (stream priority) */
   priority: number;
+  /** the process's CUDA context: without MPS, the GPU time-slices between contexts (absent: 0) */
+  context?: number;
   /** called once, when the grid's last block ends */
   onDone: (endNs: number) => void;
   /** called when the grid's first block starts */
   onStart?: (startNs: number) => void;
+}
+
+/** a parked grid's resident blocks: they keep their SMs until released (a spinning kernel holds them) */
+export interface Hold {
+  /** blocks placed, and on how many SMs */
+  readonly blocks: number;
+  readonly sms: number;
+  /** give the SMs back (the grid is done); the next blocks of other grids may take them */
+  release(): void;
 }
 
 interface LiveGrid {
@@ -44,9 +55,20 @@ export class BlockScheduler {
   private readonly registers: Int32Array;
   private readonly shared: Int32Array;
   private readonly blocks: Int32Array;
+  /** what holds (parked grids) occupy, also counted in the arrays above */
+  private readonly heldWarps: Int32Array;
+  private readonly heldRegisters: Int32Array;
+  private readonly heldShared: Int32Array;
+  private readonly heldBlocks: Int32Array;
+  private holds = 0;
   private readonly order: readonly number[];
   private grids: LiveGrid[] = [];
   private seq = 0;
+  /**
+   * several processes on the GPU without MPS: one context's grids at a time (time-slicing; each grid
+   * runs to its end, a simplification of the driver's time slices). With MPS (false) they share the SMs
+   */
+  exclusiveContexts = false;
   /** the place in the dispatch order after the SM that took the last block */
   private cursor = 0;
   /** SMs holding at least one block, and its changes over time (the timeline's occupancy track) */
@@ -63,6 +85,10 @@ export class BlockScheduler {
     this.registers = new Int32Array(n);
     this.shared = new Int32Array(n);
     this.blocks = new Int32Array(n);
+    this.heldWarps = new Int32Array(n);
+    this.heldRegisters = new Int32Array(n);
+    this.heldShared = new Int32Array(n);
+    this.heldBlocks = new Int32Array(n);
     // blocks go out in the order the H200 hands a grid's first blocks to its SMs (arch data)
     const seen = new Set(arch.smDispatchOrder);
     this.order = [...arch.smDispatchOrder, ...Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i))];
@@ -86,24 +112,97 @@ export class BlockScheduler {
   }
 
   private fits(sm: number, g: LiveGrid): boolean {
-    const f = g.work.footprint;
+    return (g.perSm[sm] as number) < g.work.maxPerSm && this.fitsIn(sm, g.work.footprint, this.blocks, this.warps, this.registers, this.shared);
+  }
+
+  private fitsIn(sm: number, f: BlockFootprint, blocks: Int32Array, warps: Int32Array, registers: Int32Array, shared: Int32Array): boolean {
     const a = this.arch;
     return (
-      (g.perSm[sm] as number) < g.work.maxPerSm &&
-      (this.blocks[sm] as number) < a.maxBlocksPerSm &&
-      (this.warps[sm] as number) + f.warps <= a.maxWarpsPerSm &&
-      (this.registers[sm] as number) + f.registers <= a.registersPerSm &&
-      (this.shared[sm] as number) + f.sharedBytes <= a.sharedMemPerSmMax
+      (blocks[sm] as number) < a.maxBlocksPerSm &&
+      (warps[sm] as number) + f.warps <= a.maxWarpsPerSm &&
+      (registers[sm] as number) + f.registers <= a.registersPerSm &&
+      (shared[sm] as number) + f.sharedBytes <= a.sharedMemPerSmMax
     );
+  }
+
+  /** whether some SM could take a block of this shape once every running block but the held ones ended */
+  roomBesideHolds(f: BlockFootprint): boolean {
+    if (this.holds === 0) return true;
+    for (let sm = 0; sm < this.arch.smCount; sm++) if (this.fitsIn(sm, f, this.heldBlocks, this.heldWarps, this.heldRegisters, this.heldShared)) return true;
+    return false;
+  }
+
+  /** SMs that hold a parked grid's blocks now */
+  heldSms(): number {
+    let n = 0;
+    for (let sm = 0; sm < this.arch.smCount; sm++) if ((this.heldBlocks[sm] as number) > 0) n++;
+    return n;
+  }
+
+  /**
+   * place a parked grid's resident blocks (up to `blocks`, `maxPerSm` per SM, where they fit now) and
+   * keep them placed until released: the runtime's view of a kernel that spins holding its SMs
+   */
+  hold(f: BlockFootprint, maxPerSm: number, blocks: number): Hold {
+    const n = this.order.length;
+    const perSm = new Int32Array(this.arch.smCount);
+    let placed = 0;
+    let misses = 0;
+    const now = this.clock.now;
+    while (placed < blocks && misses < n) {
+      const sm = this.order[this.cursor] as number;
+      this.cursor = (this.cursor + 1) % n;
+      if ((perSm[sm] as number) >= maxPerSm || !this.fitsIn(sm, f, this.blocks, this.warps, this.registers, this.shared)) {
+        misses++;
+        continue;
+      }
+      misses = 0;
+      placed++;
+      perSm[sm] = (perSm[sm] as number) + 1;
+      this.take(sm, f, 1, now);
+    }
+    this.holds++;
+    let sms = 0;
+    for (const c of perSm) if (c > 0) sms++;
+    let released = false;
+    return {
+      blocks: placed,
+      sms,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.holds--;
+        for (let sm = 0; sm < perSm.length; sm++) if ((perSm[sm] as number) > 0) this.take(sm, f, -(perSm[sm] as number), this.clock.now);
+        this.place();
+      },
+    };
+  }
+
+  /** add (n > 0) or remove (n < 0) n held blocks of shape f on an SM */
+  private take(sm: number, f: BlockFootprint, n: number, t: number): void {
+    const was = this.blocks[sm] as number;
+    this.blocks[sm] = was + n;
+    this.warps[sm] = (this.warps[sm] as number) + n * f.warps;
+    this.registers[sm] = (this.registers[sm] as number) + n * f.registers;
+    this.shared[sm] = (this.shared[sm] as number) + n * f.sharedBytes;
+    this.heldBlocks[sm] = (this.heldBlocks[sm] as number) + n;
+    this.heldWarps[sm] = (this.heldWarps[sm] as number) + n * f.warps;
+    this.heldRegisters[sm] = (this.heldRegisters[sm] as number) + n * f.registers;
+    this.heldShared[sm] = (this.heldShared[sm] as number) + n * f.sharedBytes;
+    if (was === 0 && n > 0) this.setBusy(this.busy + 1, t);
+    if (was + n === 0 && n < 0) this.setBusy(this.busy - 1, t);
   }
 
   private place(): void {
     const now = this.clock.now;
     const order = this.order;
     const nSm = order.length;
+    // time-slicing: the context whose grid holds the GPU keeps it until its grids are done
+    const owner = this.exclusiveContexts ? (this.grids.find((g) => g.running > 0)?.work.context ?? this.grids[0]?.work.context ?? 0) : null;
     for (const g of this.grids) {
       const n = g.work.durations.length;
       if (g.next >= n) continue;
+      if (owner !== null && (g.work.context ?? 0) !== owner) continue;
       // the distributor deals blocks out round-robin in dispatch order, going on from where it last
       // placed one: a full grid fills the GPU in that order, and small kernels that run together
       // land on different SMs (the runtime probe's 66 + 66 blocks shared no SM)

@@ -7,6 +7,7 @@ import type { AccessOutcome, GlobalAccess } from '../memory/hierarchy.js';
 import type { DeviceMemory } from '../memory/deviceMemory.js';
 import type { InstrCounters } from './counters.js';
 import type { ExplainRecorder } from './explain.js';
+import type { PeerEnv } from './peerEnv.js';
 import type { Warp } from './warp.js';
 import type { SyncVersions } from './memoryModel.js';
 
@@ -77,4 +78,6 @@ export interface ExecEnv {
   hold?(w: Warp): boolean;
   /** timed visibility of strongly written locations (memoryModel.ts); absent without a timing model */
   syncVersions?: SyncVersions;
+  /** the other PEs, in a multi-PE program (NVSHMEM device operations; absent: a single GPU) */
+  peers?: PeerEnv;
 }

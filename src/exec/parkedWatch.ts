@@ -65,6 +65,8 @@ export class ParkedWatch {
     warps: number,
     /** threads predicated on per slot (the launch's counters): the write count sums the writing slots' */
     private readonly counts: Float64Array,
+    /** writes made outside the grid so far (co-running grids, copies, the host): they may wake a parked warp */
+    private readonly external?: () => number,
   ) {
     this.next = new Float64Array(warps).fill(PARK_FIRST);
     this.interval = new Float64Array(warps).fill(PARK_INTERVAL);
@@ -79,12 +81,17 @@ export class ParkedWatch {
     return this.next[id] as number;
   }
 
-  /** threads that have executed a writing instruction so far (monotone) */
-  private writes(): number {
+  /** threads of this grid that have executed a writing instruction so far (monotone) */
+  ownWrites(): number {
     const c = this.counts;
     let n = 0;
     for (let i = 0; i < this.writers.length; i++) n += c[this.writers[i] as number] as number;
     return n;
+  }
+
+  /** every write that may change what a warp reads: the grid's own and the outside's */
+  private writes(): number {
+    return this.ownWrites() + (this.external ? this.external() : 0);
   }
 
   check(w: Warp): void {

@@ -139,7 +139,33 @@ function slotFlags(prog: Program): Uint8Array {
   );
 }
 
+/**
+ * A grid being run: `advance()` runs rounds until every block is done ('done'), or until every
+ * resident warp is parked or waits at a barrier ('parked': nothing in the grid can change memory).
+ * Alone on the GPU that is a deadlock (runGrid); beside other work (the runtime's co-running grids)
+ * another kernel, a copy or the host may still write what the parked warps read, so the grid keeps
+ * its state and resident blocks and is advanced again after such a write.
+ */
+export interface GridRun {
+  advance(): 'done' | 'parked';
+  readonly stats: RunStats;
+  /** why it is parked: the spinning lines, the waiting warps, the blocks that never started (`alone` false: as one part of a program's deadlock) */
+  describeSpin(alone?: boolean): string;
+  /** blocks resident now (what the grid holds on the SMs while parked) */
+  residentBlocks(): number;
+  /** threads that have executed a writing instruction (the grid's share of the write epoch) */
+  writeCount(): number;
+}
+
+/** run a grid alone to its end; a grid whose resident warps all park is a deadlock */
 export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats {
+  const g = startGrid(prog, env, opts);
+  if (g.advance() === 'parked') throw new KernelFault('deadlock', g.describeSpin());
+  return g.stats;
+}
+
+/** `external`: writes made outside this grid so far (other grids, copies, the host): a parked warp may see them */
+export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, external?: () => number): GridRun {
   const [gx, gy, gz] = env.grid;
   const [bx, by, bz] = env.block;
   const blockThreads = bx * by * bz;
@@ -302,7 +328,7 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     if (observer) observer.issue(w, pc);
   };
 
-  const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn);
+  const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn, external);
 
   const runWarp = (w: Warp, budget: number): void => {
     let n = 0;
@@ -367,8 +393,11 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     return progressed;
   };
 
-  /** the no-progress deadlock: who spins where, who waits at barriers, and which blocks never started */
-  const describeSpin = (): string => {
+  /**
+   * the no-progress deadlock: who spins where, who waits at barriers, and which blocks never started;
+   * `alone` false: the grid is parked beside other work (the runtime names the deadlock)
+   */
+  const describeSpin = (alone = true): string => {
     const spinners: Warp[] = [];
     const waiters: Warp[] = [];
     for (const b of active)
@@ -400,12 +429,12 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     const neverText = never.length
       ? `; block${never.length === 1 ? '' : 's'} ${blockRanges(never)} never started: ${never.length === 1 ? 'it needs' : 'they need'} a resident block to finish first (${slotsCount} block${slotsCount === 1 ? ' is' : 's are'} resident at once). ` +
         `A block must not wait for a block launched after it unless all are co-resident: launch at most ${slotsCount} blocks (a cooperative launch), or pass the value through a later kernel`
-      : '; no other block is left to start: the value they wait for is never written';
-    return (
-      `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ` +
-      `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})` +
-      `${waitText}${neverText}`
-    );
+      : alone
+        ? '; no other block is left to start: the value they wait for is never written'
+        : '';
+    const spinText = `${spinners.length} warp${spinners.length === 1 ? '' : 's'} of block${spinBlocks.length === 1 ? '' : 's'} ${blockRanges(spinBlocks)} re-read memory that no running warp writes (line ${lines(spinners, (w) => watch.parkedPc(w))})`;
+    if (!alone) return `${spinText}${waitText}${neverText}`;
+    return `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}': every resident warp spins without progress: ${spinText}${waitText}${neverText}`;
   };
 
   const active: BlockSlot[] = [];
@@ -419,39 +448,50 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
     const loc = prog.meta[0];
     return `${loc ? `${loc.file}: ` : ''}kernel '${env.kernel.name}', after ${totalInstr.toLocaleString('en-US')} warp instructions (blocks ${nextBlock} of ${totalBlocks} started)`;
   };
-  while (active.length > 0) {
-    memsys?.endRound?.();
-    if (watch.takeNewlyParked() && watch.allParked(active)) throw new KernelFault('deadlock', describeSpin());
-    for (let s = 0; s < active.length; s++) {
-      const b = active[s] as BlockSlot;
-      // per block turn: a round of thousands of warps may make many pages
-      if (totalInstr >= memCheckAt || devicePagesMade() >= memPagesAt) {
-        memCheckAt = totalInstr + CHECK_INSTRUCTIONS;
-        memPagesAt = devicePagesMade() + CHECK_PAGES;
-        checkMemory(running);
-      }
-      const progressed = runBlock(b);
-      if (b.done()) {
-        // the freed slot's next block takes its first turn at once, as the GPU's block scheduler
-        // refills a slot when it frees: the slots do not fall into lock-step waves
-        if (startBlock(b)) runBlock(b);
-        else active.splice(s--, 1);
-        continue;
-      }
-      if (!progressed) {
-        // every live warp waits at a barrier: a barrier counting all threads may complete now that others exited
-        let released = false;
-        for (const id of [...b.barriers.keys()]) released = tryRelease(b, id) || released;
-        if (!released) {
-          const first = b.warps.find((w) => w.state === WarpState.Barrier);
-          const loc = first ? prog.meta[first.barPc] : undefined;
-          throw new KernelFault(
-            'deadlock',
-            `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}', ${blockName(b)}: ${describeBarrierWait(b)}; no other thread of the block can arrive`,
-          );
+  const advance = (): 'done' | 'parked' => {
+    while (active.length > 0) {
+      memsys?.endRound?.();
+      if (watch.takeNewlyParked() && watch.allParked(active)) return 'parked';
+      for (let s = 0; s < active.length; s++) {
+        const b = active[s] as BlockSlot;
+        // per block turn: a round of thousands of warps may make many pages
+        if (totalInstr >= memCheckAt || devicePagesMade() >= memPagesAt) {
+          memCheckAt = totalInstr + CHECK_INSTRUCTIONS;
+          memPagesAt = devicePagesMade() + CHECK_PAGES;
+          checkMemory(running);
+        }
+        const progressed = runBlock(b);
+        if (b.done()) {
+          // the freed slot's next block takes its first turn at once, as the GPU's block scheduler
+          // refills a slot when it frees: the slots do not fall into lock-step waves
+          if (startBlock(b)) runBlock(b);
+          else active.splice(s--, 1);
+          continue;
+        }
+        if (!progressed) {
+          // every live warp waits at a barrier: a barrier counting all threads may complete now that others exited
+          let released = false;
+          for (const id of [...b.barriers.keys()]) released = tryRelease(b, id) || released;
+          if (!released) {
+            const first = b.warps.find((w) => w.state === WarpState.Barrier);
+            const loc = first ? prog.meta[first.barPc] : undefined;
+            throw new KernelFault(
+              'deadlock',
+              `${loc ? `${loc.file}:${loc.line}: ` : ''}deadlock in kernel '${env.kernel.name}', ${blockName(b)}: ${describeBarrierWait(b)}; no other thread of the block can arrive`,
+            );
+          }
         }
       }
     }
-  }
-  return { blocks: totalBlocks, warps: totalBlocks * warpsPerBlock, warpInstructions: totalInstr };
+    return 'done';
+  };
+  return {
+    advance,
+    get stats(): RunStats {
+      return { blocks: totalBlocks, warps: totalBlocks * warpsPerBlock, warpInstructions: totalInstr };
+    },
+    describeSpin,
+    residentBlocks: () => active.length,
+    writeCount: () => watch.ownWrites(),
+  };
 }

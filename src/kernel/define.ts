@@ -2,6 +2,7 @@
  * How a kernel file describes a kernel: its parameters, body (built with the IR builder), launch
  * configuration, input setup and a correctness check against a CPU reference.
  */
+import type { ShmemContext } from '../system/shmemHost.js';
 import type { KernelBuilder, PtrVal, Val } from '../ir/builder.js';
 import type { AccessPropertyKind, PtrType, ValueType } from '../ir/types.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
@@ -85,20 +86,20 @@ export interface RuntimeContext {
   streamDestroy(s: StreamHandle): void;
   /** cudaStreamSetAttribute: applies to launches made on the stream afterwards */
   streamSetAttributes(s: StreamHandle, attrs: LaunchAttributes): void;
-  streamSynchronize(s?: StreamHandle): void;
+  streamSynchronize(s?: StreamHandle): void | Promise<void>;
   streamQuery(s?: StreamHandle): boolean;
   streamWaitEvent(s: StreamHandle | undefined, e: EventHandle): void;
   eventCreate(opts?: EventOptions): EventHandle;
   eventDestroy(e: EventHandle): void;
   eventRecord(e: EventHandle, s?: StreamHandle): void;
   eventQuery(e: EventHandle): boolean;
-  eventSynchronize(e: EventHandle): void;
+  eventSynchronize(e: EventHandle): void | Promise<void>;
   /** milliseconds between two completed events */
   eventElapsedTime(start: EventHandle, end: EventHandle): number;
-  deviceSynchronize(): void;
+  deviceSynchronize(): void | Promise<void>;
   /** cudaMalloc (does not wait) and cudaFree (waits for the whole device) */
   malloc(bytes: number, name?: string): DevicePtr;
-  free(p: DevicePtr): void;
+  free(p: DevicePtr): void | Promise<void>;
   /** stream-ordered allocation from the device's default pool */
   mallocAsync(bytes: number, s?: StreamHandle): DevicePtr;
   freeAsync(p: DevicePtr, s?: StreamHandle): void;
@@ -107,7 +108,9 @@ export interface RuntimeContext {
   /** pageable host memory (malloc) and pinned host memory (cudaMallocHost) */
   hostAlloc(bytes: number, name?: string): HostBuffer;
   mallocHost(bytes: number, name?: string): HostBuffer;
-  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void;
+  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void | Promise<void>;
+  /** cudaMemset (device memory: asynchronous to the host, on the legacy default stream) */
+  memset(dst: DevicePtr, value: number, bytes: number): void;
   memcpyAsync(dst: CopyEnd, src: CopyEnd, bytes: number, s?: StreamHandle, offsets?: { dst?: number; src?: number }): void;
   memsetAsync(dst: DevicePtr, value: number, bytes: number, s?: StreamHandle): void;
   launchHostFunc(s: StreamHandle | undefined, fn: () => void): void;
@@ -144,6 +147,11 @@ export interface RuntimeContext {
 /** what a program's run() can do: the host runtime of one device */
 export interface ProgramContext extends RuntimeContext {
   host: Host;
+  /** this program's PE and the number of PEs (nvshmem_my_pe / nvshmem_n_pes; a single GPU: 0 of 1) */
+  readonly pe: number;
+  readonly npes: number;
+  /** NVSHMEM's host API (multi-PE programs only: declare `pes`) */
+  readonly shmem: ShmemContext;
   /**
    * launch a kernel with explicit arguments; it is profiled as one report entry, unless
    * `opts.profile` is false: then it runs (device memory and L2 state change, as for a kernel ncu's
@@ -174,11 +182,14 @@ export interface ProgramDef {
   description?: string;
   /** scalar values passed to run(); --param overrides */
   defaults?: ScalarArgs;
-  run: (ctx: ProgramContext, scalars: ScalarArgs) => void;
+  /** a multi-PE program (`pes` declared) may be async: its host waits return promises to await */
+  run: (ctx: ProgramContext, scalars: ScalarArgs) => void | Promise<void>;
   /** checked after the run: null when right */
   check?: (host: Host) => string | null | undefined;
   /** hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS); --hw-queues overrides */
   hwQueues?: number;
+  /** run on this many PEs (GPUs, 1-8), once per PE, as nvshmrun -np N; --pes overrides */
+  pes?: number;
 }
 
 export function defineProgram(def: Omit<ProgramDef, 'kind'>): ProgramDef {

@@ -52,6 +52,15 @@ export class Dram {
     }
   }
 
+  /** the per-launch counters, to set aside while a co-running launch counts */
+  saveCounters(): [number, number, number, number] {
+    return [this.readSectors, this.writeSectors, this.readBursts, this.writeBursts];
+  }
+
+  restoreCounters(c: readonly [number, number, number, number]): void {
+    [this.readSectors, this.writeSectors, this.readBursts, this.writeBursts] = c;
+  }
+
   reset(): void {
     this.readSectors = this.writeSectors = this.readBursts = this.writeBursts = 0;
   }

@@ -112,6 +112,13 @@ export interface LaunchOptions {
  * warp-level global memory instruction, after coalescing. Counters are kept per launch and returned by
  * `endLaunch` under their ncu metric names.
  */
+/** one launch's counters while another co-running launch counts (MemoryHierarchy.swapCounters) */
+export interface HierarchyCounters {
+  l1: [number, number, number, number];
+  l2: Float64Array;
+  dram: [number, number, number, number];
+}
+
 export class MemoryHierarchy {
   readonly dram: Dram;
   readonly l1: L1Cache;
@@ -370,6 +377,25 @@ export class MemoryHierarchy {
   discardL2(lineAddress: number): void {
     this.combiner.flushAll();
     this.l2.discard(Math.floor(lineAddress / this.lineSize));
+  }
+
+  /**
+   * set the running launch's counters aside and start another's from `next` (fresh: zeros): kernels
+   * that run at once on the GPU each count what they did (design guide §9, counters stay per launch)
+   */
+  swapCounters(next: HierarchyCounters | null): HierarchyCounters {
+    this.combiner.flushAll();
+    const saved: HierarchyCounters = { l1: [this.l1LdHit, this.l1LdMiss, this.l1StHit, this.l1StMiss], l2: this.l2.saveCounters(), dram: this.dram.saveCounters() };
+    if (next) {
+      [this.l1LdHit, this.l1LdMiss, this.l1StHit, this.l1StMiss] = next.l1;
+      this.l2.restoreCounters(next.l2);
+      this.dram.restoreCounters(next.dram);
+    } else {
+      this.l1LdHit = this.l1LdMiss = this.l1StHit = this.l1StMiss = 0;
+      this.l2.resetCounters();
+      this.dram.reset();
+    }
+    return saved;
   }
 
   /** counters of this launch, keyed by ncu metric id */

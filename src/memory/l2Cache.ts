@@ -137,6 +137,16 @@ const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 1
  *
  * All state in typed arrays indexed by set * ways + way.
  */
+/** the per-launch counters (resetCounters zeroes them; a co-running launch sets them aside) */
+const L2_COUNTERS = [
+  'readHit', 'readMiss', 'readSectors', 'readRequests', 'readGranules',
+  'fabricSectors', 'fabricHit', 'fabricDataSectors', 'fabricRequests',
+  'writeRequests', 'atomRequests',
+  'reusedEvictedByUnhinted', 'persistingLineHits', 'persistingPrefetches',
+  'writeHit', 'writeMiss', 'writeSectors', 'writeFills', 'writeFabric',
+  'atomSectors', 'atomHit', 'atomMiss', 'atomFabric',
+] as const satisfies readonly (keyof L2Cache)[];
+
 export class L2Cache {
   readonly sets: number;
   readonly ways: number;
@@ -322,14 +332,25 @@ export class L2Cache {
   }
 
   resetCounters(): void {
-    this.readHit = this.readMiss = this.readSectors = this.readRequests = this.readGranules = 0;
-    this.fabricSectors = this.fabricHit = this.fabricDataSectors = this.fabricRequests = 0;
-    this.writeRequests = this.atomRequests = 0;
-    this.reusedEvictedByUnhinted = this.persistingLineHits = this.persistingPrefetches = 0;
-    this.writeHit = this.writeMiss = this.writeSectors = this.writeFills = this.writeFabric = 0;
-    this.atomSectors = this.atomHit = this.atomMiss = this.atomFabric = 0;
+    for (const k of L2_COUNTERS) this[k] = 0;
     this.hintHit.fill(0);
     this.hintSectors.fill(0);
+  }
+
+  /** the counters as they stand, to set aside while a co-running launch counts (restoreCounters) */
+  saveCounters(): Float64Array {
+    const out = new Float64Array(L2_COUNTERS.length + this.hintHit.length + this.hintSectors.length);
+    L2_COUNTERS.forEach((k, i) => (out[i] = this[k]));
+    out.set(this.hintHit, L2_COUNTERS.length);
+    out.set(this.hintSectors, L2_COUNTERS.length + this.hintHit.length);
+    return out;
+  }
+
+  restoreCounters(saved: Float64Array): void {
+    L2_COUNTERS.forEach((k, i) => (this[k] = saved[i] as number));
+    const at = L2_COUNTERS.length;
+    this.hintHit.set(saved.subarray(at, at + this.hintHit.length));
+    this.hintSectors.set(saved.subarray(at + this.hintHit.length));
   }
 
   /**

@@ -66,10 +66,15 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     // LDGSTS requests and sectors count as global loads (ground truth surprise 9)
     'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.requests)),
     'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.requests)),
-    'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], at(c.requests)),
+    // ATOM and RED are separate L1TEX ops: on the H200 op_atom counts the ATOMG requests only, one per
+    // warp instruction, and the REDs go to op_red (simpleAtomics_testKernel: 1,024 atom requests for
+    // 1,024 ATOMG and 4,608 REDG; test/fidelity/groundtruth/cuda-samples)
+    'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.requests[i] as number) : 0)),
+    'l1tex__t_requests_pipe_lsu_mem_global_op_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.requests[i] as number) : 0)),
     'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.sectors)),
     'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.sectors)),
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.sectors[i] as number) : 0)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.sectors[i] as number) : 0)),
     'smsp__sass_inst_executed_op_branch.sum': branches,
     // ncu's unpatched branch count takes EXIT in as well: both H200 launches profiled with --set full
     // (g_ld_u32_stride32, the unpadded transpose) execute no SASS branch and count 131,072, their warps

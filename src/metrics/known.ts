@@ -36,6 +36,7 @@ const EMITTED: readonly string[] = [
   'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum',
   'l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct',
   'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum',
+  'l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum',
   'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum',
   'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum',
   'l1tex__throughput.avg.pct_of_peak_sustained_elapsed',

@@ -218,7 +218,8 @@ export const METRICS: readonly MetricInfo[] = [
   // L1/TEX: global requests and sectors
   { id: 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum', label: 'Global Load Requests', unit: '', description: 'L1TEX requests of global loads: one per warp instruction, any width' },
   { id: 'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum', label: 'Global Store Requests', unit: '', description: 'L1TEX requests of global stores' },
-  { id: 'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum', label: 'Global Atomic Requests', unit: '', description: 'L1TEX requests of global atomics' },
+  { id: 'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum', label: 'Global Atomic Requests', unit: '', description: 'L1TEX requests of global atomics whose result is used (ATOMG)' },
+  { id: 'l1tex__t_requests_pipe_lsu_mem_global_op_red.sum', label: 'Global Reduction Requests', unit: '', description: 'L1TEX requests of global reductions, atomics whose result is unused (REDG)' },
   { id: 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum', label: 'Global Load Sectors', unit: 'sector', description: 'distinct 32-byte sectors the global loads touch, per request, summed' },
   { id: 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum', label: 'Global Store Sectors', unit: 'sector', description: 'distinct 32-byte sectors the global stores touch, per request, summed' },
   { id: 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum', label: 'Global Load Sector Hits', unit: 'sector', description: 'global load sectors found in L1' },

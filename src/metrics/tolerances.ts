@@ -6,9 +6,9 @@
  * Exact means "equal as ncu prints it" (integers, or 2 decimals): ncu prints 15.52 waves where we
  * compute 15.5151…, and that is a match.
  *
- * Deliberately unjudged: bank conflicts (the H200 reports up to a few % of the instructions as
- * conflicts on conflict-free code, groundtruth README surprise 2: judge the wavefronts instead),
- * per-SM rollups (.avg/.min/.max of counts depend on block placement), launch__occupancy_per_*
+ * Bank conflicts are judged against the H200's wavefronts (it reports up to a few % of the
+ * instructions as conflicts on conflict-free code, groundtruth README surprise 2), not their own value.
+ * Deliberately unjudged: per-SM rollups (.avg/.min/.max of counts depend on block placement), launch__occupancy_per_*
  * (instanced graph series, not counts we model), and the spin-loop kernels' counts (they differ run
  * to run on hardware too).
  */
@@ -21,16 +21,22 @@ export interface Tolerance {
   kind: ToleranceKind;
   /** relative: fraction of ncu's value (0.1 = 10 %); absolute: in the metric's unit (points for %) */
   value: number;
+  /**
+   * relative only: the error is a fraction of this other metric's ncu value of the same launch, not
+   * of the metric's own (`$1`… are the pattern's groups); `ofLabel` names it in tables
+   */
+  of?: string;
+  ofLabel?: string;
   why: string;
 }
 
 export const TOLERANCES: readonly Tolerance[] = [
   // ── exact: counts that follow from the instruction stream and the addresses alone ─────────────
   {
-    pattern: /^smsp__sass_inst_executed_op_(global|shared|local)_(ld|st)\.sum$/,
+    pattern: /^smsp__sass_inst_executed_op_((global|shared|local)_(ld|st)|global_(atom|red))\.sum$/,
     kind: 'exact',
     value: 0,
-    why: 'one IR memory instruction is one LDG/STG/LDS/STS/LDL/STL; executions per warp are deterministic',
+    why: 'one IR memory instruction is one LDG/STG/LDS/STS/LDL/STL, and an atomic one ATOMG (result used) or REDG (unused); executions per warp are deterministic',
   },
   {
     pattern: /^l1tex__t_requests_pipe_lsu_mem_global_op_\w+\.sum$/,
@@ -74,12 +80,26 @@ export const TOLERANCES: readonly Tolerance[] = [
     pattern: /^l1tex__data_pipe_lsu_wavefronts_mem_shared(_op_(ld|st))?\.sum$/,
     kind: 'relative',
     value: 0.1,
+    // issue #40 asks 3 %: the H200's extra wavefronts on conflict-free code, which Warpsight does not
+    // imitate, are 8.8 % on the unpadded 32x32 transpose's stores, 4.4 % on the padded one's loads, 3.8 %
+    // on sh_ld_u128_stride1 and 6.2 % on cuda-samples' scanExclusiveShared; 3 % would fail those
+    // families, so the table keeps 10 % and test/fidelity/cuda_samples.test.ts applies the issue's 3 %
     why: 'hardware adds a few % of extra wavefronts on conflict-free code (8.2 for an ideal 8, surprise 2)',
+  },
+  {
+    pattern: /^l1tex__data_bank_conflicts_pipe_lsu_mem_shared(_op_(?:ld|st))?\.sum$/,
+    kind: 'relative',
+    value: 0.1,
+    of: 'l1tex__data_pipe_lsu_wavefronts_mem_shared$1.sum',
+    ofLabel: 'wavefronts',
+    why: "conflicts are the wavefronts above the ideal; the H200 reports up to a few % of its wavefronts as conflicts on conflict-free code (817 on 131,072 stride-1 LDS, surprise 2), so the difference is judged against the H200's wavefronts, as the wavefronts themselves are",
   },
   {
     pattern: /^smsp__(inst_executed|thread_inst_executed|thread_inst_executed_pred_on)\.sum$/,
     kind: 'relative',
     value: 0.25,
+    // issue #40 asks worst 15 %: cp_cg_memcpy_async is 19.2 % off today (nvcc's code around
+    // cg::memcpy_async); test/fidelity/cuda_samples.test.ts applies 15 % with its known gaps
     why: 'IR instructions approximate SASS: address arithmetic and predicate setup differ by a few per warp',
   },
   {
@@ -155,10 +175,16 @@ export function toleranceFor(id: string, table: readonly Tolerance[] = TOLERANCE
   return table.find((t) => matches(t.pattern, id));
 }
 
-/** 'exact', '±10%', '±10' — how a tolerance reads in a table. */
-export function formatTolerance(t: Pick<Tolerance, 'kind' | 'value'> | undefined | null): string {
+/** the metric whose ncu value a relative error is taken against: the metric itself, or the tolerance's `of` */
+export function errorBaseOf(id: string, t: Pick<Tolerance, 'pattern' | 'of'>): string {
+  if (t.of === undefined) return id;
+  return typeof t.pattern === 'string' ? t.of : id.replace(t.pattern, t.of);
+}
+
+/** 'exact', '±10%', '±10% of wavefronts', '±10' — how a tolerance reads in a table. */
+export function formatTolerance(t: (Pick<Tolerance, 'kind' | 'value'> & { ofLabel?: string }) | undefined | null): string {
   if (!t) return '';
   if (t.kind === 'exact') return 'exact';
-  if (t.kind === 'relative') return `±${Number((t.value * 100).toFixed(2))}%`;
+  if (t.kind === 'relative') return `±${Number((t.value * 100).toFixed(2))}%${t.ofLabel ? ` of ${t.ofLabel}` : ''}`;
   return `±${t.value}`;
 }

@@ -8,8 +8,9 @@ import { KernelFault, UserError, describeThrown, escapeControl } from '../errors
 import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
 import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import type { PeerEnv } from '../exec/peerEnv.js';
 import { ExplainRecorder } from '../exec/explain.js';
-import { runGrid } from '../exec/scheduler.js';
+import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
@@ -45,6 +46,8 @@ export interface LaunchOptions {
   onBlock?: (linear: number, start: number, end: number) => void;
   /** `--explain`: the memory instructions whose lanes to capture, by source location (absent: none, at no cost) */
   explain?: (loc: SourceLoc) => boolean;
+  /** the other PEs of a multi-PE program (NVSHMEM device operations) */
+  peers?: PeerEnv;
 }
 
 export interface LaunchOutcome {
@@ -129,6 +132,7 @@ function argValues(def: KernelDef, args: Partial<ArgVals<KernelDef['params']>>, 
   return out;
 }
 
+/** run a launch alone to its end: resident warps that all park are a deadlock */
 export function runLaunch(
   def: KernelDef,
   ir: KernelIR,
@@ -138,6 +142,28 @@ export function runLaunch(
   blocksPerSm: number,
   opts: LaunchOptions,
 ): LaunchOutcome {
+  const run = startLaunch(def, ir, args, scalars, config, blocksPerSm, opts);
+  const out = run.advance();
+  if (out === null) throw new KernelFault('deadlock', run.grid.describeSpin());
+  return out;
+}
+
+/** a launch in progress: `advance()` gives its outcome once its grid is done, null while it is parked (GridRun) */
+export interface LaunchRun {
+  readonly grid: GridRun;
+  advance(): LaunchOutcome | null;
+}
+
+/** `external`: writes made outside the launch so far (co-running work), which may wake its parked warps */
+export function startLaunch(
+  def: KernelDef,
+  ir: KernelIR,
+  args: Partial<ArgVals<KernelDef['params']>>,
+  scalars: ScalarArgs,
+  config: LaunchConfig,
+  blocksPerSm: number,
+  opts: LaunchOptions & { external?: () => number },
+): LaunchRun {
   const grid = opts.grid ?? dim3(config.grid);
   const block = opts.block ?? dim3(config.block);
   const dyn = config.dynamicShared ?? 0;
@@ -160,6 +186,7 @@ export function runLaunch(
     // the timing model needs the compiled program; compiled code holds this object, filled in below
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
     ...(recorder ? { explain: recorder } : {}),
+    ...(opts.peers ? { peers: opts.peers } : {}),
     // strong stores' values become visible in time order (memoryModel.ts): needs the timing model's clocks
     ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
@@ -170,13 +197,38 @@ export function runLaunch(
     const hold = pollHold(timing.observer);
     if (hold) env.hold = hold;
   }
-  const stats = runGrid(prog, env, {
-    smCount: opts.arch.smCount,
-    smOrder: opts.arch.smDispatchOrder,
-    blocksPerSm,
-    quantum: opts.quantum,
-    maxWarpInstructions: opts.maxWarpInstructions,
-  });
+  const gridRun = startGrid(
+    prog,
+    env,
+    {
+      smCount: opts.arch.smCount,
+      smOrder: opts.arch.smDispatchOrder,
+      blocksPerSm,
+      quantum: opts.quantum,
+      maxWarpInstructions: opts.maxWarpInstructions,
+    },
+    opts.external,
+  );
+  return {
+    grid: gridRun,
+    advance: () => (gridRun.advance() === 'parked' ? null : finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts)),
+  };
+}
+
+/** a finished grid's counters, timing and explanations as its report entry's base */
+function finishLaunch(
+  def: KernelDef,
+  ir: KernelIR,
+  prog: ReturnType<typeof compile>,
+  env: ExecEnv,
+  stats: RunStats,
+  timing: ReturnType<typeof createTimingModel> | null,
+  recorder: ExplainRecorder | null,
+  blocksPerSm: number,
+  dyn: number,
+  opts: LaunchOptions,
+): LaunchOutcome {
+  const { grid, block } = env;
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
   // Warpsight's own: strong loads that re-read an unchanged value (a spin loop's empty polls), for the
   // flag-polling rules; only in launches that poll, so that other reports keep their metric list

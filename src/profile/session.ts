@@ -5,7 +5,7 @@
  */
 import type { KernelResult } from '../../types/report.schema.js';
 import type { Arch } from '../arch/types.js';
-import { UserError } from '../errors.js';
+import { KernelFault, UserError } from '../errors.js';
 import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
@@ -13,15 +13,18 @@ import { parseScalarParam } from '../kernel/params.js';
 import { checkAccessPolicyWindow, checkPersistingL2Limit } from '../kernel/runtimeChecks.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
 import { memoryInstructionLocs } from '../exec/explain.js';
-import { MemoryHierarchy } from '../memory/hierarchy.js';
+import { type HierarchyCounters, MemoryHierarchy } from '../memory/hierarchy.js';
 import { runtimeCostsFor } from '../arch/runtimeCosts.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
-import { Runtime, type KernelRun } from '../runtime/runtime.js';
+import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type Schedule } from '../runtime/runtime.js';
+import type { BlockFootprint } from '../device/blockScheduler.js';
+import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
+import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
-import { buildKernel, checkLaunch, launchConfig, resolveScalars, runLaunch } from './launch.js';
+import { buildKernel, checkLaunch, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 
 export interface SessionOptions {
@@ -41,6 +44,8 @@ export interface SessionOptions {
   hwQueues?: number;
   /** `--explain`: the memory instructions of profiled launches whose lanes to capture (absent: none) */
   explain?: (loc: SourceLoc) => boolean;
+  /** one of the runtime's legal schedules (`--explore`); absent: the default */
+  schedule?: Schedule;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -51,13 +56,35 @@ export interface ProgramRun {
   simEvents: number;
   /** figures the program reported with ctx.value */
   values: { name: string; value: number; unit: string }[];
+  /** hazards found while it ran (the NVSHMEM ones of a multi-PE program) */
+  hazards?: RuntimeFinding[];
+  /** a multi-PE program: this PE's NVSHMEM traffic to each peer */
+  traffic?: { to: number; kind: string; bytes: number; ops: number }[];
+}
+
+/** a multi-PE program's outcome: its launches' report entries (ids from 0) and one timeline per PE */
+export interface PeRun {
+  results: KernelResult[];
+  programs: ProgramRun[];
+}
+
+/** what the PEs of a multi-PE program share: one address space and one list of report entries */
+export interface SharedDevices {
+  mem: DeviceMemory;
+  results: KernelResult[];
+  /** this session's PE */
+  pe: number;
+  /** processes sharing one GPU (MPS, time-slicing): its caches too */
+  memsys?: MemoryHierarchy;
 }
 
 export class Session {
-  readonly mem = new DeviceMemory();
-  readonly host = new Host(this.mem);
+  readonly mem: DeviceMemory;
+  readonly host: Host;
   readonly memsys: MemoryHierarchy;
-  readonly results: KernelResult[] = [];
+  readonly results: KernelResult[];
+  /** the PE this session's device is in a multi-PE program (null: a single GPU) */
+  readonly pe: number | null;
   readonly programs: ProgramRun[] = [];
   /** block times of unprofiled launches, by kernel, launch and arguments: a repeat takes the first run's */
   private readonly blockTimes = new Map<string, Float64Array>();
@@ -65,10 +92,19 @@ export class Session {
   private usedParams = new Set<string>();
   /** with `explain`: the memory instructions of the profiled launches (where `--explain` could point) */
   readonly memoryLocs: SourceLoc[] = [];
+  /** the other PEs of a multi-PE program (src/system), for NVSHMEM's device operations */
+  peers: PeerEnv | null = null;
 
-  constructor(readonly opts: SessionOptions) {
-    this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
-    this.memsys = new MemoryHierarchy(opts.arch);
+  constructor(
+    readonly opts: SessionOptions,
+    shared?: SharedDevices,
+  ) {
+    this.mem = shared?.mem ?? new DeviceMemory();
+    this.host = new Host(this.mem);
+    this.results = shared?.results ?? [];
+    this.pe = shared?.pe ?? null;
+    if (!shared) this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
+    this.memsys = shared?.memsys ?? new MemoryHierarchy(opts.arch);
   }
 
   /**
@@ -92,34 +128,65 @@ export class Session {
    * over simulated time, each profiled launch one report entry, the whole a timeline
    */
   runProgram(p: ProgramDef): KernelResult[] {
-    const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
-    for (const [k, v] of Object.entries(this.opts.params)) {
-      if (!(k in scalars)) throw new UserError(`--param ${k}=${v}: program '${p.name}' has no parameter '${k}'; its parameters are ${Object.keys(scalars).join(', ') || 'none'}`, 2);
-      scalars[k] = parseScalarParam(k, v, undefined, `program '${p.name}'`);
-    }
+    const scalars = this.programScalars(p);
     const first = this.results.length;
-    const costs = runtimeCostsFor(this.opts.arch.id);
-    const hwQueues = this.opts.hwQueues ?? p.hwQueues;
-    const rt = new Runtime(this.opts.arch, costs, this.mem, { run: (w, where, stream) => this.runKernelWork(w, where, stream) }, hwQueues === undefined ? {} : { hwQueues });
+    const rt = this.newRuntime(p);
     const ctx = new ProgramApi(rt, this, this.opts.file);
     try {
-      p.run(ctx, scalars);
+      const ran: unknown = p.run(ctx, scalars);
+      if (ran instanceof Promise) throw new UserError(`${this.opts.file}: program '${p.name}' is async: declare its PEs (pes: 1 or more) so that its host waits can be awaited`);
       rt.drain(() => this.opts.file);
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`${ctx.site()}: program '${p.name}' threw: ${e instanceof Error ? e.message : String(e)}`);
     }
-    this.programs.push({ name: p.name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values });
+    this.finishProgram(p, rt, ctx, first, p.name);
+    return this.results.slice(first);
+  }
+
+  /** take a multi-PE program's entries in: ids follow this session's, and the timelines point at them */
+  adopt(run: PeRun): void {
+    const base = this.results.length;
+    for (const r of run.results) this.results.push({ ...r, id: r.id + base });
+    for (const p of run.programs)
+      this.programs.push({ ...p, timeline: { ...p.timeline, ops: p.timeline.ops.map((o) => (o.kernel === undefined ? o : { ...o, kernel: o.kernel + base })) } });
+  }
+
+  /** a program's scalars: its defaults, --param overrides (unknown names are errors) */
+  programScalars(p: ProgramDef): ScalarArgs {
+    const scalars: ScalarArgs = { ...(p.defaults ?? {}) };
+    for (const [k, v] of Object.entries(this.opts.params)) {
+      if (!(k in scalars)) throw new UserError(`--param ${k}=${v}: program '${p.name}' has no parameter '${k}'; its parameters are ${Object.keys(scalars).join(', ') || 'none'}`, 2);
+      scalars[k] = parseScalarParam(k, v, undefined, `program '${p.name}'`);
+    }
+    return scalars;
+  }
+
+  /** this device's CUDA runtime for a program (`system`: the clock and write epoch of a multi-PE system) */
+  newRuntime(p: ProgramDef, system?: Pick<RuntimeOptions, 'clock' | 'epoch' | 'onWrite' | 'blocks' | 'context'>): Runtime {
+    const costs = runtimeCostsFor(this.opts.arch.id);
+    const hwQueues = this.opts.hwQueues ?? p.hwQueues;
+    return new Runtime(
+      this.opts.arch,
+      costs,
+      this.mem,
+      { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) },
+      { ...(hwQueues === undefined ? {} : { hwQueues }), ...(this.opts.schedule ? { schedule: this.opts.schedule } : {}), ...(system ?? {}) },
+    );
+  }
+
+  /** the program's timeline and values go in the report; its check marks its launches */
+  finishProgram(p: ProgramDef, rt: Runtime, ctx: ProgramApi, first: number, name: string, hazards: RuntimeFinding[] = [], traffic?: ProgramRun['traffic']): void {
+    this.programs.push({ name, timeline: rt.timeline(), simEvents: rt.clock.processed, values: ctx.values, ...(hazards.length ? { hazards } : {}), ...(traffic ? { traffic } : {}) });
     const failure = p.check?.(this.host);
     if (failure) for (const r of this.results.slice(first)) r.check = { passed: false, message: failure };
-    return this.results.slice(first);
   }
 
   /**
    * a kernel the runtime starts: run it in the interpreter now (its report entry when profiled) and
    * give the block scheduler each block's time and footprint
    */
-  runKernelWork(w: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number): KernelRun {
+  runKernelWork(w: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external?: () => number): KernelRun | ParkedKernel {
     const d = w.def;
     const scalars: ScalarArgs = { ...((d.defaults ?? {}) as ScalarArgs) };
     for (const [k, v] of Object.entries(w.args)) if (typeof v === 'number') scalars[k] = v;
@@ -140,42 +207,67 @@ export class Session {
     const durations = cached ?? new Float64Array(nBlocks);
     const onBlock = timed ? (linear: number, s: number, e: number) => void (durations[linear] = ((e - s) / clk) * 1e9) : undefined;
     const window = w.attrs.accessPolicyWindow;
+    const footprint = this.footprintOf(d, w);
+    const finish = (kernelIndex: number | null, warpInstructions: number): KernelRun => {
+      if (!timed && !cached) {
+        // no timing model: each block issues its share of the warp instructions, one per cycle per scheduler
+        const per = ((warpInstructions / Math.max(1, nBlocks)) / this.opts.arch.schedulersPerSm / clk) * 1e9;
+        durations.fill(per);
+      }
+      if (!w.profile && !cached) this.blockTimes.set(key, durations);
+      return { name: d.name, grid, block, durations, footprint, maxPerSm: occ.blocksPerSm, kernelIndex };
+    };
+    // the window is the launch's while its grid runs (a parked grid's resumptions are short: not re-applied)
     if (window) this.setAccessPolicyWindow(window);
-    let kernelIndex: number | null = null;
-    let warpInstructions = 0;
+    let step: { advance(): KernelRun | null; describeSpin(alone?: boolean): string; grid: { residentBlocks(): number; writeCount(): number } };
     try {
       if (w.profile) {
-        const r = this.launchWith(d, args, scalars, w.config, false, onBlock, timed);
-        // the default stream is what a report without a stream means (ncu's 7)
-        if (stream !== 7) r.launch.stream = stream;
-        kernelIndex = r.id;
-        warpInstructions = Number(r.metrics['smsp__inst_executed.sum'] ?? 0);
+        const st = this.startLaunchWith(d, args, scalars, w.config, false, onBlock, timed, external);
+        step = {
+          grid: st.grid,
+          describeSpin: st.describeSpin,
+          advance: () => {
+            const r = st.advance();
+            if (!r) return null;
+            // the default stream is what a report without a stream means (ncu's 7)
+            if (stream !== 7) r.launch.stream = stream;
+            if (this.pe !== null) r.launch.pe = this.pe;
+            return finish(r.id, Number(r.metrics['smsp__inst_executed.sum'] ?? 0));
+          },
+        };
       } else {
-        const { out } = this.execute(d, args, scalars, cfg, grid, block, 'none', timed, onBlock);
-        warpInstructions = out.warpInstructions;
+        const st = this.startExecute(d, args, scalars, cfg, grid, block, 'none', timed, onBlock, undefined, external);
+        step = {
+          grid: st.grid,
+          describeSpin: st.describeSpin,
+          advance: () => {
+            const r = st.advance();
+            return r && finish(null, r.out.warpInstructions);
+          },
+        };
       }
+      const run = step.advance();
+      if (run) return run;
     } finally {
       if (window) this.setAccessPolicyWindow(null);
     }
-    if (!timed && !cached) {
-      // no timing model: each block issues its share of the warp instructions, one per cycle per scheduler
-      const per = ((warpInstructions / Math.max(1, nBlocks)) / this.opts.arch.schedulersPerSm / clk) * 1e9;
-      durations.fill(per);
-    }
-    if (!w.profile && !cached) this.blockTimes.set(key, durations);
-    const threads = block[0] * block[1] * block[2];
-    const warps = Math.ceil(threads / 32);
+    const parked = step;
+    return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), writes: () => parked.grid.writeCount(), describeSpin: () => parked.describeSpin(false) };
+  }
+
+  /** what one block of a program's kernel launch occupies on its SM (the block scheduler's and the runtime's view) */
+  footprintOf(d: KernelDef, w: Extract<WorkSpec, { kind: 'kernel' }>): BlockFootprint {
+    const scalars: ScalarArgs = { ...((d.defaults ?? {}) as ScalarArgs) };
+    for (const [k, v] of Object.entries(w.args)) if (typeof v === 'number') scalars[k] = v;
+    const cfg = launchConfig(d, scalars, w.config);
+    const grid = this.opts.grid ?? dim3(cfg.grid);
+    const block = this.opts.block ?? dim3(cfg.block);
+    const ir = this.irOf(d);
+    const occ = this.occOf(d, ir, grid, block, cfg.dynamicShared ?? 0);
     const a = this.opts.arch;
+    const warps = Math.ceil((block[0] * block[1] * block[2]) / 32);
     const regsPerWarp = Math.ceil((occ.registersPerThread * 32) / a.registerAllocationUnit) * a.registerAllocationUnit;
-    return {
-      name: d.name,
-      grid,
-      block,
-      durations,
-      footprint: { warps, registers: regsPerWarp * warps, sharedBytes: ir.sharedStaticBytes + (cfg.dynamicShared ?? 0) + a.sharedMemReservedPerBlock },
-      maxPerSm: occ.blocksPerSm,
-      kernelIndex,
-    };
+    return { warps, registers: regsPerWarp * warps, sharedBytes: ir.sharedStaticBytes + (cfg.dynamicShared ?? 0) + a.sharedMemReservedPerBlock };
   }
 
   /** where a kernel's memory instructions are (its IR, built once as for its launches): `--explain`'s check before running */
@@ -234,12 +326,24 @@ export class Session {
 
   /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
   private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean) {
+    const started = this.startExecute(def, args, scalars, cfg, grid, block, cacheControl, timing, onBlock, explain);
+    const done = started.advance();
+    if (done === null) throw new KernelFault('deadlock', started.describeSpin());
+    return done;
+  }
+
+  /**
+   * start a launch that may park (every resident warp spinning on memory nothing in it writes): beside
+   * other work (a program's co-running kernels, copies, other PEs) it is advanced again after their
+   * writes (`external`: the write epoch), its cache counters set aside meanwhile
+   */
+  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
     this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
-    const out = runLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
+    const run = startLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
       arch: o.arch,
       file: o.file,
       mem: this.mem,
@@ -251,18 +355,57 @@ export class Session {
       timing,
       ...(onBlock ? { onBlock } : {}),
       ...(explain ? { explain } : {}),
+      ...(external ? { external } : {}),
+      ...(this.peers ? { peers: this.peers } : {}),
     });
-    if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
-    return { out, occ, cache: this.memsys.endLaunch() };
+    // the launch's cache counters while it is parked and others count (null: it is running now)
+    let aside: HierarchyCounters | null = null;
+    return {
+      grid: run.grid,
+      describeSpin: (alone?: boolean) => run.grid.describeSpin(alone),
+      advance: () => {
+        const others = aside ? this.memsys.swapCounters(aside) : null;
+        const out = run.advance();
+        if (out === null) {
+          aside = this.memsys.swapCounters(others);
+          return null;
+        }
+        if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
+        const cache = this.memsys.endLaunch();
+        if (others) this.memsys.swapCounters(others);
+        return { out, occ, cache };
+      },
+    };
   }
 
   private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean, onBlock?: (linear: number, s: number, e: number) => void, timing = this.opts.timing ?? true): KernelResult {
+    const started = this.startLaunchWith(def, args, scalars, config, standalone, onBlock, timing);
+    const r = started.advance();
+    if (r === null) throw new KernelFault('deadlock', started.describeSpin());
+    return r;
+  }
+
+  /** a profiled launch that may park; its report entry is made when it is done */
+  private startLaunchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean, onBlock?: (linear: number, s: number, e: number) => void, timing = this.opts.timing ?? true, external?: () => number) {
     const o = this.opts;
     const cfg = launchConfig(def, scalars, config);
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
     // only a profiled launch is explained: its report entry carries the explanation
-    const { out, occ, cache } = this.execute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain);
+    const started = this.startExecute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain, external);
+    return {
+      grid: started.grid,
+      describeSpin: started.describeSpin,
+      advance: (): KernelResult | null => {
+        const done = started.advance();
+        return done && this.finishLaunchWith(def, args, scalars, standalone, grid, block, done);
+      },
+    };
+  }
+
+  private finishLaunchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, standalone: boolean, grid: Dim3, block: Dim3, done: NonNullable<ReturnType<ReturnType<Session['startExecute']>['advance']>>): KernelResult {
+    const o = this.opts;
+    const { out, occ, cache } = done;
     let check: KernelResult['check'];
     if (standalone && def.check) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });

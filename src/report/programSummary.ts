@@ -31,6 +31,11 @@ export function programLines(p: ProgramRun): string[] {
   }
   out.push('', '  ** CUDA API Summary (cuda_api_sum):', ...statRows(s.api, 'Name', 'Num Calls'));
   if (s.kernels.length) out.push('', '  ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):', ...statRows(s.kernels, 'Name', 'Instances'));
+  if (s.nvshmem.length) out.push('', '  ** NVSHMEM On-Stream Operations Summary:', ...statRows(s.nvshmem, 'Name', 'Count'));
+  if (p.traffic?.length) {
+    out.push('', '  NVSHMEM traffic from this PE:');
+    out.push(...gridLines(['To PE', 'Operation', 'Operations', 'Bytes'], p.traffic.map((r) => [String(r.to), r.kind, int(r.ops), int(r.bytes)]), new Set([1])));
+  }
   if (s.memops.length) {
     out.push('', '  ** CUDA GPU MemOps Summary (by Time) (cuda_gpu_mem_time_sum):', ...statRows(s.memops, 'Operation', 'Count'));
     out.push(

@@ -53,7 +53,7 @@ export class Graph {
 function label(n: GraphNode): string {
   switch (n.type) {
     case 'kernel':
-      return n.work.kind === 'kernel' ? n.work.def.name : 'KERNEL';
+      return n.work.kind === 'kernel' ? n.work.def.name : n.work.kind === 'system' ? n.work.name : 'KERNEL';
     case 'memcpy':
       return 'MEMCPY';
     case 'memset':

@@ -13,6 +13,7 @@ import { HostFault } from '../errors.js';
 import { checkAttributes } from './attributes.js';
 import { Graph, type GraphNode, graphDot } from './graph.js';
 import type { Runtime } from './runtime.js';
+import type { ShmemContext } from '../system/shmemHost.js';
 import { type CopyEnd, type EventHandle, type EventOptions, type GraphExecHandle, HostBuffer, type StreamHandle, type StreamOptions, type WorkSpec } from './types.js';
 
 /** the device controls a program reaches besides the runtime (the profiling session's) */
@@ -55,7 +56,7 @@ export class ProgramApi implements ProgramContext {
     private readonly file: string,
   ) {
     // the call's line is looked up only when the drain fails (a stack per host read would be slow)
-    this.host = new SyncedHost(dev.mem, () => rt.drain(() => this.site()));
+    this.host = new SyncedHost(dev.mem, () => rt.settleForHost(() => this.site()));
     this.perThreadStream = rt.perThreadStream;
   }
 
@@ -125,8 +126,8 @@ export class ProgramApi implements ProgramContext {
     const where = this.site();
     this.rt.streamSetAttributes(s, checkAttributes(attrs, where, this.rt.costs.memSyncDomainCount), where);
   }
-  streamSynchronize(s?: StreamHandle): void {
-    this.rt.streamSynchronize(s, this.site());
+  streamSynchronize(s?: StreamHandle): void | Promise<void> {
+    return this.rt.streamSynchronize(s, this.site());
   }
   streamQuery(s?: StreamHandle): boolean {
     return this.rt.streamQuery(s, this.site());
@@ -146,14 +147,14 @@ export class ProgramApi implements ProgramContext {
   eventQuery(e: EventHandle): boolean {
     return this.rt.eventQuery(e, this.site());
   }
-  eventSynchronize(e: EventHandle): void {
-    this.rt.eventSynchronize(e, this.site());
+  eventSynchronize(e: EventHandle): void | Promise<void> {
+    return this.rt.eventSynchronize(e, this.site());
   }
   eventElapsedTime(start: EventHandle, end: EventHandle): number {
     return this.rt.eventElapsedTime(start, end, this.site());
   }
-  deviceSynchronize(): void {
-    this.rt.deviceSynchronize(this.site());
+  deviceSynchronize(): void | Promise<void> {
+    return this.rt.deviceSynchronize(this.site());
   }
 
   // ---- memory ----
@@ -164,8 +165,8 @@ export class ProgramApi implements ProgramContext {
     const where = this.site();
     return this.rt.malloc(bytes, name ?? `cudaMalloc (${where})`, where, this.alloc);
   }
-  free(p: DevicePtr): void {
-    this.rt.free(this.devPtr(p, 'cudaFree'), this.site());
+  free(p: DevicePtr): void | Promise<void> {
+    return this.rt.free(this.devPtr(p, 'cudaFree'), this.site());
   }
   mallocAsync(bytes: number, s?: StreamHandle): DevicePtr {
     return this.rt.mallocAsync(bytes, s, this.site(), this.alloc);
@@ -187,8 +188,17 @@ export class ProgramApi implements ProgramContext {
     if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 2 ** 31) throw new HostFault(`${where}: a host buffer must be 1 byte to 2 GiB, not ${bytes}`);
     return new HostBuffer(new Uint8Array(bytes), pinned, name ?? `${pinned ? 'pinned' : 'pageable'} host buffer (${where})`);
   }
-  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void {
-    this.rt.memcpy(dst, src, bytes, this.site(), offsets);
+  /** cudaMemset: asynchronous to the host for device memory */
+  memset(dst: DevicePtr, value: number, bytes: number): void {
+    const where = this.site();
+    this.rt.memset(this.devPtr(dst, 'cudaMemset'), value, bytes, where);
+    this.onSyncCopy?.(dst, bytes, where, 'cudaMemset');
+  }
+  /** the system's watch over cudaMemcpy/cudaMemset into symmetric memory (their implicit asynchrony, seed 001) */
+  onSyncCopy: ((dst: CopyEnd, bytes: number, where: string, api: string) => void) | null = null;
+  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void | Promise<void> {
+    this.onSyncCopy?.(dst, bytes, this.site(), 'cudaMemcpy');
+    return this.rt.memcpy(dst, src, bytes, this.site(), offsets);
   }
   memcpyAsync(dst: CopyEnd, src: CopyEnd, bytes: number, s?: StreamHandle, offsets?: { dst?: number; src?: number }): void {
     this.rt.memcpyAsync(dst, src, bytes, s, this.site(), offsets);
@@ -315,6 +325,23 @@ export class ProgramApi implements ProgramContext {
   hostTimeNs(): number {
     return this.rt.hostNow;
   }
+  // ---- the PEs of a multi-PE program (src/system) ----
+
+  private shmemApi: ShmemContext | null = null;
+  /** this program's PE and the number of PEs (a single GPU: 0 of 1) */
+  pe = 0;
+  npes = 1;
+  /** NVSHMEM's host API: in a multi-PE program only */
+  get shmem(): ShmemContext {
+    if (!this.shmemApi) throw new HostFault(`${this.site()}: ctx.shmem (NVSHMEM) is for multi-PE programs: declare pes in defineProgram (or run with --pes N)`);
+    return this.shmemApi;
+  }
+  attachPe(pe: number, npes: number, shmem: (site: () => string) => ShmemContext): void {
+    this.pe = pe;
+    this.npes = npes;
+    this.shmemApi = shmem(() => this.site());
+  }
+
   /** figures the program reported, in the order it reported them */
   readonly values: { name: string; value: number; unit: string }[] = [];
   value(name: string, value: number, unit = ''): void {

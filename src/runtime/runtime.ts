@@ -13,7 +13,7 @@
  */
 import type { Arch } from '../arch/types.js';
 import type { RuntimeCosts } from '../arch/runtimeCosts.js';
-import { BlockScheduler, type BlockFootprint } from '../device/blockScheduler.js';
+import { BlockScheduler, type BlockFootprint, type Hold } from '../device/blockScheduler.js';
 import { CopyEngine, type EngineId } from '../device/copyEngine.js';
 import { HostFault } from '../errors.js';
 import type { Dim3 } from '../kernel/define.js';
@@ -40,16 +40,117 @@ export interface KernelRun {
   kernelIndex: number | null;
 }
 
+/**
+ * a kernel whose resident warps all spin on memory nothing in it writes: it keeps its SMs, and is
+ * resumed after other work writes (another kernel, a copy, the host, another PE)
+ */
+export interface ParkedKernel {
+  parked: true;
+  name: string;
+  grid: Dim3;
+  block: Dim3;
+  footprint: BlockFootprint;
+  maxPerSm: number;
+  /** blocks resident while it spins */
+  resident: number;
+  /** run it again: its run once its grid is done, null while it is still parked */
+  resume(): KernelRun | null;
+  /** threads of it that have executed a writing instruction (its part of the write epoch) */
+  writes(): number;
+  /** the spinning lines, the waiting warps, the blocks that never started */
+  describeSpin(): string;
+}
+
 /** what the runtime needs from the profiling session: run a kernel in the interpreter now */
 export interface KernelRunner {
-  /** `stream`: the id of the stream it runs on (its report entry's launch.stream) */
-  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number): KernelRun;
+  /**
+   * `stream`: the id of the stream it runs on (its report entry's launch.stream); `external`: the
+   * write epoch (writes by other work so far), which may wake its parked warps
+   */
+  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external: () => number): KernelRun | ParkedKernel;
+  /** what one of its blocks occupies on an SM */
+  footprintOf(work: Extract<WorkSpec, { kind: 'kernel' }>): BlockFootprint;
+}
+
+/** a kernel parked on the device, holding its SMs */
+interface Parked {
+  kernel: ParkedKernel;
+  hold: Hold;
+  rec: TimelineOp;
+  stream: Stream;
+  where: string;
+  startNs: number;
+  /** the write epoch it last ran at */
+  seen: number;
+  priority: number;
+  done: (end: number) => void;
+}
+
+/** a kernel that cannot start: no SM has room for a block beside the parked kernels' */
+interface WaitingForSms {
+  work: Extract<WorkSpec, { kind: 'kernel' }>;
+  stream: Stream;
+  where: string;
+  rec: Partial<TimelineOp>;
+  done: (end: number) => void;
+}
+
+/** a host wait the system resumes once `cond` holds (`resume` does the call's bookkeeping) */
+export interface HostWait {
+  name: string;
+  where: string;
+  cond: () => boolean;
+  resume: () => void;
+}
+export interface HostWaits {
+  wait(w: HostWait): Promise<void>;
+}
+
+/** an enqueued op, opaque outside the runtime (the system layer asks about its ordering) */
+export type OpHandle = object;
+
+/** writes made by work that ends (kernels, copies, host functions, host calls): they may wake a parked kernel */
+export interface WriteEpoch {
+  n: number;
 }
 
 export interface RuntimeOptions {
   /** hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
+  /** the clock and write epoch of a multi-PE system (absent: the runtime's own) */
+  clock?: EventQueue;
+  epoch?: WriteEpoch;
+  /** work ended that may have written memory: the system wakes every PE's parked kernels (absent: this runtime's) */
+  onWrite?: () => void;
+  /** one of the schedules the CUDA runtime is free to choose (absent: the default); `--explore` tries them */
+  schedule?: Schedule;
+  /** processes sharing one GPU (MPS or time-slicing): the GPU's block scheduler, and this process's context id */
+  blocks?: BlockScheduler;
+  context?: number;
 }
+
+/**
+ * The runtime's freedom (seed 001): which hardware queue a stream's work goes to, whether a queue's
+ * next work may start before the previous ends (the runtime "may insert a device synchronization
+ * between kernels"), and in which order independent queue heads start.
+ */
+export interface Schedule {
+  /** what `--explore` prints */
+  name: string;
+  /** every stream's work in one hardware queue */
+  oneQueue?: boolean;
+  /** a queue's next work starts only once the one before it in the queue has ended */
+  inOrder?: boolean;
+  /** independent queue heads start from the last queue to the first */
+  reverse?: boolean;
+}
+
+/** the schedules `--explore` tries, the default first */
+export const SCHEDULES: readonly Schedule[] = [
+  { name: 'the default (streams dealt round-robin to the hardware queues, heads started as they become ready)' },
+  { name: 'queue heads started last queue first', reverse: true },
+  { name: 'every stream in one hardware work queue, each work item after the one before it ends', oneQueue: true, inOrder: true },
+];
 
 class Stream implements StreamHandle {
   readonly kind = 'stream';
@@ -137,7 +238,12 @@ interface Op {
 const SYNC_APIS_DURING_CAPTURE = 'cudaErrorStreamCaptureUnsupported';
 
 export class Runtime {
-  readonly clock = new EventQueue();
+  readonly clock: EventQueue;
+  readonly epoch: WriteEpoch;
+  private readonly parked: Parked[] = [];
+  private readonly waitingForSms: WaitingForSms[] = [];
+  private retrying = false;
+  private readonly onWrite: (() => void) | null;
   readonly blocks: BlockScheduler;
   private readonly engines: Record<EngineId, CopyEngine>;
   private readonly queues: Op[][];
@@ -164,6 +270,11 @@ export class Runtime {
   private readonly api: ApiCall[] = [];
   /** the host thread's clock, ns */
   hostNow = 0;
+  /** a multi-PE system's scheduler of host waits (absent: the runtime runs the device itself) */
+  hostWaits: HostWaits | null = null;
+  private readonly schedule: Omit<Schedule, 'name'>;
+  /** this process's CUDA context on a shared GPU (0 alone) */
+  private readonly context: number;
   readonly legacyStream: Stream;
   readonly perThreadStream: Stream;
   readonly hwQueues: number;
@@ -175,13 +286,18 @@ export class Runtime {
     private readonly runner: KernelRunner,
     opts: RuntimeOptions = {},
   ) {
-    const q = opts.hwQueues ?? costs.hwQueuesDefault;
+    this.clock = opts.clock ?? new EventQueue();
+    this.epoch = opts.epoch ?? { n: 0 };
+    this.onWrite = opts.onWrite ?? null;
+    this.schedule = opts.schedule ?? {};
+    const q = this.schedule.oneQueue ? 1 : (opts.hwQueues ?? costs.hwQueuesDefault);
     if (!Number.isInteger(q) || q < 1 || q > costs.hwQueuesMax) throw new HostFault(`hardware queues (CUDA_DEVICE_MAX_CONNECTIONS) must be an integer from 1 to ${costs.hwQueuesMax}, not ${q}`);
     this.hwQueues = q;
     this.queues = Array.from({ length: q }, () => []);
     this.heads = new Array<number>(q).fill(0);
     this.recent = Array.from({ length: q }, () => []);
-    this.blocks = new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
+    this.blocks = opts.blocks ?? new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
+    this.context = opts.context ?? 0;
     this.engines = { h2d: new CopyEngine('h2d', this.clock), d2h: new CopyEngine('d2h', this.clock), d2d: new CopyEngine('d2d', this.clock) };
     // the default streams share queue 0 with the first stream created (inference: not measured)
     // ids as CUDA's tools number streams: the legacy default stream 7, created streams from 13 on
@@ -277,11 +393,11 @@ export class Runtime {
     return !e.op || e.op.state === 2;
   }
 
-  eventSynchronize(h: EventHandle, where: string): void {
+  eventSynchronize(h: EventHandle, where: string): void | Promise<void> {
     const e = this.event(h, where, 'cudaEventSynchronize');
     this.noCapture('cudaEventSynchronize', where);
     const op = e.op;
-    this.waitHost('cudaEventSynchronize', where, () => !op || op.state === 2, () => op?.endNs ?? 0);
+    return this.waitHost('cudaEventSynchronize', where, () => !op || op.state === 2, () => op?.endNs ?? 0);
   }
 
   /** cudaEventElapsedTime: milliseconds between two completed events */
@@ -305,20 +421,25 @@ export class Runtime {
     return !s.last || s.last.state === 2;
   }
 
-  streamSynchronize(sh: StreamHandle | undefined, where: string): void {
+  streamSynchronize(sh: StreamHandle | undefined, where: string): void | Promise<void> {
     const s = this.streamOrDefault(sh, where, 'cudaStreamSynchronize');
     this.noCapture('cudaStreamSynchronize', where);
     const last = s.legacy ? null : s.last;
     if (s.legacy) {
-      this.deviceSynchronize(where, 'cudaStreamSynchronize');
-      return;
+      return this.deviceSynchronize(where, 'cudaStreamSynchronize');
     }
-    this.waitHost('cudaStreamSynchronize', where, () => !last || last.state === 2, () => last?.endNs ?? 0);
+    return this.waitHost('cudaStreamSynchronize', where, () => !last || last.state === 2, () => last?.endNs ?? 0, 0, () => {
+      if (last) this.hostCovered.set(s, last.id);
+      this.explicitSyncs++;
+    });
   }
 
-  deviceSynchronize(where: string, name = 'cudaDeviceSynchronize'): void {
+  deviceSynchronize(where: string, name = 'cudaDeviceSynchronize'): void | Promise<void> {
     this.noCapture(name, where);
-    this.waitHost(name, where, () => this.pending.size === 0, () => this.lastEnd());
+    return this.waitHost(name, where, () => this.pending.size === 0, () => this.lastEnd(), 0, () => {
+      this.hostCoveredAll = this.ops - 1;
+      this.explicitSyncs++;
+    });
   }
 
   /** the end of the latest work done so far */
@@ -346,19 +467,24 @@ export class Runtime {
   }
 
   /** cudaMemcpy: through the legacy stream; returns when the copy is done (pageable H2D: once staged) */
-  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, where: string, offsets: { dst?: number; src?: number } = {}): void {
+  memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, where: string, offsets: { dst?: number; src?: number } = {}): void | Promise<void> {
     const work = this.copyWork(dst, src, bytes, where, offsets);
     this.noCapture('cudaMemcpy', where);
     this.apiCall('cudaMemcpy', this.costs.host.memcpyAsyncNs, where);
     const op = this.enqueue(this.legacyStream, work, where);
-    this.waitHost('cudaMemcpy', where, () => op.state === 2, () => op.endNs);
+    return this.waitHost('cudaMemcpy', where, () => op.state === 2, () => op.endNs);
   }
 
-  memsetAsync(dst: DevicePtr, value: number, bytes: number, sh: StreamHandle | undefined, where: string): void {
-    const s = this.streamOrDefault(sh, where, 'cudaMemsetAsync');
-    this.checkDeviceRange(dst, 0, bytes, where, 'cudaMemsetAsync');
-    if (!Number.isInteger(value) || value < 0 || value > 255) throw new HostFault(`${where}: cudaMemsetAsync value must be a byte 0..255, not ${value}`);
-    this.apiCall('cudaMemsetAsync', this.costs.host.memcpyAsyncNs, where);
+  /** cudaMemset: on the legacy stream, asynchronous to the host for device memory (as CUDA documents) */
+  memset(dst: DevicePtr, value: number, bytes: number, where: string): void {
+    this.memsetAsync(dst, value, bytes, undefined, where, 'cudaMemset');
+  }
+
+  memsetAsync(dst: DevicePtr, value: number, bytes: number, sh: StreamHandle | undefined, where: string, api = 'cudaMemsetAsync'): void {
+    const s = this.streamOrDefault(sh, where, api);
+    this.checkDeviceRange(dst, 0, bytes, where, api);
+    if (!Number.isInteger(value) || value < 0 || value > 255) throw new HostFault(`${where}: ${api} value must be a byte 0..255, not ${value}`);
+    this.apiCall(api, this.costs.host.memcpyAsyncNs, where);
     this.submit(s, 'memset', { kind: 'memset', dst, value, bytes }, where);
   }
 
@@ -402,18 +528,22 @@ export class Runtime {
   }
 
   /** cudaFree: waits for all the device's work (runtime-system.md 1.5: measured to block) */
-  free(p: DevicePtr, where: string): void {
+  free(p: DevicePtr, where: string): void | Promise<void> {
     this.noCapture('cudaFree', where);
     // the driver keeps one freed block per size for the next cudaMalloc of it (measured: a repeated
     // malloc/free pair of 1 MiB costs 3.9 us, 1000 frees in a row 23 us each)
     const size = this.mallocSizes.get(p.allocation);
     const keep = size !== undefined && (this.freedSizes.get(size) ?? 0) === 0;
-    this.waitHost('cudaFree', where, () => this.pending.size === 0, () => this.lastEnd(), keep ? this.costs.host.mallocReusePairNs / 2 : this.costs.host.freeNs);
+    const waited = this.waitHost('cudaFree', where, () => this.pending.size === 0, () => this.lastEnd(), keep ? this.costs.host.mallocReusePairNs / 2 : this.costs.host.freeNs);
+    const after = (): void => {
     if (size !== undefined) {
       if (keep) this.freedSizes.set(size, 1);
       this.mallocSizes.delete(p.allocation);
     }
     this.mem.free(p.allocation);
+    };
+    if (waited) return waited.then(after);
+    after();
   }
 
   mallocAsync(bytes: number, sh: StreamHandle | undefined, where: string, alloc: (bytes: number, name: string) => DevicePtr): DevicePtr {
@@ -549,6 +679,68 @@ export class Runtime {
     this.exec(h, where, 'cudaGraphExecDestroy').destroyed = true;
   }
 
+  /** NVSHMEM's on-stream operations (src/system): stream work the system runs */
+  submitSystem(sh: StreamHandle | undefined, work: Extract<WorkSpec, { kind: 'system' }>, where: string): OpHandle | null {
+    const s = this.streamOrDefault(sh, where, work.name);
+    this.apiCall(work.name, this.costs.host.eventRecordNs, where);
+    // captured, it becomes a node (NVSHMEM's on-stream operations are kernels or copies in a graph)
+    if (s.capture) {
+      this.captureNode(s, 'kernel', work, where);
+      return null;
+    }
+    return this.enqueue(s, work, where);
+  }
+
+  /** an op as the deadlock explanations name it */
+  private opName(op: Op): string {
+    return op.work.kind === 'kernel' ? `kernel '${op.work.def.name}'` : op.work.kind === 'system' ? op.work.name : op.work.kind;
+  }
+
+  /** under an in-order schedule: the unfinished op the queue ran before `op` (what holds it back) */
+  private inOrderBlocker(op: Op): Op | null {
+    if (!this.schedule.inOrder) return null;
+    const q = this.queues[op.stream.queue] as Op[];
+    if (q[this.heads[op.stream.queue] as number] !== op) return null;
+    const before = (this.recent[op.stream.queue] as Op[]).at(-1);
+    return before && before.state !== 2 ? before : null;
+  }
+
+  /** work submitted and not done */
+  busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** what cannot go on, for a multi-PE deadlock: parked kernels, kernels without SMs, queue heads and what they wait for */
+  blockedWork(): { text: string; stream: number; where: string }[] {
+    const out: { text: string; stream: number; where: string }[] = [];
+    for (const p of this.parked)
+      out.push({ stream: p.stream.id, where: p.where, text: `kernel '${p.kernel.name}' spins holding ${p.hold.sms} SM${p.hold.sms === 1 ? '' : 's'}: ${p.kernel.describeSpin()}` });
+    for (const w of this.waitingForSms) out.push({ stream: w.stream.id, where: w.where, text: `kernel '${w.work.def.name}' cannot start: no SM has room for its blocks beside the spinning kernel${this.parked.length === 1 ? '' : 's'}` });
+    for (const op of this.pending) {
+      if (op.state === 1 && op.work.kind === 'system') {
+        const why = op.work.waiting();
+        if (why) out.push({ stream: op.stream.id, where: op.where, text: `${op.work.name} ${why}` });
+      }
+      if (op.state === 0) {
+        const on = [op.prev, ...op.deps].find((d) => d && d.state !== 2);
+        const name = op.work.kind === 'kernel' ? `kernel '${op.work.def.name}'` : op.work.kind === 'system' ? op.work.name : op.work.kind;
+        const onName = on ? (on.work.kind === 'kernel' ? `kernel '${on.work.def.name}'` : on.work.kind === 'system' ? on.work.name : on.work.kind) : '';
+        const q = this.queues[op.stream.queue] as Op[];
+        const head = q[this.heads[op.stream.queue] as number];
+        const first = this.inOrderBlocker(op);
+        const behind = on
+          ? ` is queued behind ${onName} (${on.where}) on stream ${on.stream.id}`
+          : first
+            ? ` waits in hardware queue ${op.stream.queue} behind ${this.opName(first)} of stream ${first.stream.id} (${first.where}), which the queue runs before it, in order`
+            : head && head !== op
+              ? ` waits behind ${this.opName(head)} of stream ${head.stream.id} in hardware queue ${op.stream.queue}`
+              : ' has not started';
+        out.push({ stream: op.stream.id, where: op.where, text: `${name}${behind}` });
+      }
+    }
+    return out;
+  }
+
   // ---- enqueue and dispatch -----------------------------------------------------------------
 
   /** work submitted to a stream: a graph node while the stream captures, else an op */
@@ -593,12 +785,15 @@ export class Runtime {
     do {
       this.pumpAgain = false;
       const now = this.clock.now;
-      for (let q = 0; q < this.queues.length; q++) {
+      for (let i = 0; i < this.queues.length; i++) {
+        const q = this.schedule.reverse ? this.queues.length - 1 - i : i;
         const ops = this.queues[q] as Op[];
         for (;;) {
           const h = this.heads[q] as number;
           const op = ops[h];
           if (!op) break;
+          const before = (this.recent[q] as Op[])[(this.recent[q] as Op[]).length - 1];
+          if (this.schedule.inOrder && before && before.state !== 2) break;
           const at = this.readyAt(op);
           if (at === null) break;
           if (at > now) {
@@ -677,6 +872,7 @@ export class Runtime {
     if (end > this.latestEnd) this.latestEnd = end;
     this.pending.delete(op);
     if (op.waiters) for (const w of op.waiters) w();
+    this.wrote();
     this.pump();
   }
 
@@ -692,25 +888,12 @@ export class Runtime {
     };
     switch (work.kind) {
       case 'kernel': {
-        const run = this.runner.run(work, where, s.id);
-        const r = entry('kernel', run.name);
-        r.grid = run.grid;
-        r.block = run.block;
-        r.domain = physicalDomain(work.attrs);
-        if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
-        r.startNs = Infinity;
-        this.blocks.submit({
-          footprint: run.footprint,
-          maxPerSm: run.maxPerSm,
-          durations: run.durations,
-          priority: work.attrs.priority ?? s.priority,
-          onStart: (st) => (r.startNs = st),
-          onDone: (end) => {
-            if (!Number.isFinite(r.startNs)) r.startNs = end;
-            r.endNs = end;
-            done(end);
-          },
-        });
+        // a kernel no SM has room for beside the parked (spinning) kernels waits until one is done
+        if (this.parked.length > 0 && !this.blocks.roomBesideHolds(this.runner.footprintOf(work))) {
+          this.waitingForSms.push({ work, stream: s, where, rec: { ...rec, startNs: t }, done });
+          return;
+        }
+        this.startKernel(work, s, where, rec, done, entry);
         return;
       }
       case 'memcpy':
@@ -783,10 +966,136 @@ export class Runtime {
       case 'empty':
         done(t);
         return;
+      case 'system': {
+        const r = entry('nvshmem', work.name);
+        work.start(t, (end) => {
+          r.endNs = end;
+          done(end);
+        });
+        return;
+      }
       case 'graph': {
         this.runGraph(work.exec as GraphExec, work.works ?? (work.exec as GraphExec).nodes.map((n) => n.work), t, s, entry('graph', `graph ${(work.exec as GraphExec).id}`), done);
         return;
       }
+    }
+  }
+
+  /** run a kernel in the interpreter and give its blocks to the block scheduler; a parked one holds its SMs */
+  private startKernel(work: Extract<WorkSpec, { kind: 'kernel' }>, s: Stream, where: string, rec: Partial<TimelineOp>, done: (end: number) => void, entry: (kind: TimelineKind, name: string) => TimelineOp): void {
+    const run = this.runner.run(work, where, s.id, () => this.epoch.n);
+    const r = entry('kernel', run.name);
+    r.grid = run.grid;
+    r.block = run.block;
+    r.domain = physicalDomain(work.attrs);
+    const priority = work.attrs.priority ?? s.priority;
+    if ('parked' in run) {
+      r.startNs = this.clock.now;
+      const hold = this.blocks.hold(run.footprint, run.maxPerSm, run.resident);
+      const p: Parked = { kernel: run, hold, rec: r, stream: s, where, startNs: this.clock.now, seen: this.epoch.n, priority, done };
+      this.parked.push(p);
+      // what it wrote before parking may wake kernels parked before it (on this GPU or another PE)
+      if (run.writes() > 0) {
+        p.seen = ++this.epoch.n;
+        if (this.onWrite) this.onWrite();
+        else this.retryParked();
+      }
+      return;
+    }
+    if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
+    r.startNs = Infinity;
+    this.blocks.submit({
+      footprint: run.footprint,
+      maxPerSm: run.maxPerSm,
+      durations: run.durations,
+      priority,
+      context: this.context,
+      onStart: (st) => (r.startNs = st),
+      onDone: (end) => {
+        if (!Number.isFinite(r.startNs)) r.startNs = end;
+        r.endNs = end;
+        done(end);
+      },
+    });
+  }
+
+  /** work ended or the host wrote: what parked kernels read may have changed */
+  private wrote(): void {
+    this.epoch.n++;
+    if (this.onWrite) this.onWrite();
+    else this.retryParked();
+  }
+
+  /**
+   * resume every parked kernel that has not run since the last write; one that finishes ends a little
+   * after now: a write is taken to be visible at its writer's end (conservative for a kernel that sets
+   * its flag early), and the poll that sees it one L2 round trip later
+   */
+  retryParked(): void {
+    if (this.retrying || this.parked.length === 0) return;
+    this.retrying = true;
+    try {
+      for (let again = true; again; ) {
+        again = false;
+        for (const p of [...this.parked]) {
+          if (p.seen === this.epoch.n) continue;
+          p.seen = this.epoch.n;
+          const before = p.kernel.writes();
+          const run = p.kernel.resume();
+          if (!run) {
+            // it ran and parked again: what it wrote meanwhile (a remote put, a flag) may wake others
+            if (p.kernel.writes() !== before) {
+              this.epoch.n++;
+              p.seen = this.epoch.n;
+              again = true;
+            }
+            continue;
+          }
+          this.parked.splice(this.parked.indexOf(p), 1);
+          // its own writes may wake the others
+          this.epoch.n++;
+          again = true;
+          this.finishParked(p, run);
+        }
+      }
+    } finally {
+      this.retrying = false;
+    }
+  }
+
+  private finishParked(p: Parked, run: KernelRun): void {
+    const r = p.rec;
+    if (run.kernelIndex !== null) r.kernel = run.kernelIndex;
+    const held = p.hold.blocks;
+    // its blocks' modelled times count the spins the interpreter ran before it parked, an artefact of
+    // when parking is noticed: it ends when the write that woke it reaches it (an L2 round trip later)
+    const end = this.clock.now + (2 * this.arch.latency.l2Hit / this.arch.smClockHz) * 1e9;
+    this.clock.at(end, () => {
+      p.hold.release();
+      const rest = run.durations.subarray(held);
+      const finish = (e: number): void => {
+        r.endNs = e;
+        p.done(e);
+      };
+      if (rest.length === 0) finish(end);
+      else this.blocks.submit({ footprint: run.footprint, maxPerSm: run.maxPerSm, durations: rest, priority: p.priority, onDone: finish });
+      this.startWaitingForSms();
+    });
+  }
+
+  /** kernels that waited for SMs the parked kernels held: start those that now have room */
+  private startWaitingForSms(): void {
+    for (const w of [...this.waitingForSms]) {
+      if (!this.blocks.roomBesideHolds(this.runner.footprintOf(w.work))) continue;
+      this.waitingForSms.splice(this.waitingForSms.indexOf(w), 1);
+      const entry = (kind: TimelineKind, name: string): TimelineOp => {
+        const t = this.clock.now;
+        const r: TimelineOp = { id: this.record.length, kind, name, stream: w.stream.id, submitNs: w.rec.submitNs ?? t, startNs: t, endNs: t, ...w.rec, where: w.where };
+        r.startNs = t;
+        this.record.push(r);
+        return r;
+      };
+      this.startKernel(w.work, w.stream, w.where, w.rec, w.done, entry);
     }
   }
 
@@ -839,16 +1148,68 @@ export class Runtime {
 
   // ---- the host's waits ---------------------------------------------------------------------
 
-  /** block the host until `cond`; the call returns syncWakeNs after the awaited work's end */
-  private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0): void {
+  /**
+   * block the host until `cond`; the call returns syncWakeNs after the awaited work's end. Alone, the
+   * device runs until then; in a multi-PE system (`hostWaits`) the host's program is suspended and the
+   * system resumes it once `cond` holds, interleaving the PEs' programs in simulated time
+   */
+  private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0, cover?: () => void): void | Promise<void> {
     if (this.inHostFn) throw new HostFault(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
     const start = this.hostNow;
     this.clock.runUntil(this.hostNow);
+    if (this.hostWaits && !cond())
+      return this.hostWaits.wait({
+        name,
+        where,
+        cond,
+        resume: () => {
+          cover?.();
+          this.hostWaited(name, where, start, true, endOf, extraNs);
+        },
+      });
     let waited = false;
     while (!cond()) {
       waited = true;
-      if (!this.clock.step()) throw new HostFault(`${where}: ${name} waits for work that can never complete: ${this.stuck()}`);
+      if (!this.clock.step()) {
+        this.retryParked();
+        if (!this.clock.step() && !cond()) throw new HostFault(`${where}: ${name} waits for work that can never complete: ${this.stuck()}`);
+      }
     }
+    cover?.();
+    this.hostWaited(name, where, start, waited, endOf, extraNs);
+  }
+
+  /** the newest op of each stream the host has waited for (`hostOrdered`) */
+  private readonly hostCovered = new Map<Stream, number>();
+  private hostCoveredAll = -1;
+  /** stream and device synchronizes the host has made (the NVSHMEM hazards' "synchronize in between") */
+  explicitSyncs = 0;
+
+  /** whether the host waited for an op (synchronised its stream or the device since it was enqueued) */
+  hostOrdered(op: OpHandle): boolean {
+    const o = op as Op;
+    return o.id <= Math.max(this.hostCoveredAll, this.hostCovered.get(o.stream) ?? -1);
+  }
+
+  /** whether op `b` waits, through its stream and events, for op `a` */
+  dependsOn(b: OpHandle, a: OpHandle): boolean {
+    const target = a as Op;
+    const seen = new Set<Op>();
+    const stack: Op[] = [b as Op];
+    while (stack.length) {
+      const o = stack.pop() as Op;
+      if (o === target) return true;
+      // dependencies are always older: nothing older than a can lead to it
+      if (o.id < target.id || seen.has(o)) continue;
+      seen.add(o);
+      if (o.prev) stack.push(o.prev);
+      for (const d of o.deps) stack.push(d);
+    }
+    return false;
+  }
+
+  /** the host comes back from a wait: its clock, the pool's trim, the API record */
+  private hostWaited(name: string, where: string, start: number, waited: boolean, endOf: () => number, extraNs: number): void {
     const readyAt = waited ? Math.max(this.hostNow, endOf() + this.costs.host.syncWakeNs) : this.hostNow + this.costs.host.syncCallNs;
     this.hostNow = readyAt + extraNs;
     // the pool gives what it holds beyond its release threshold back at a synchronize
@@ -856,7 +1217,9 @@ export class Runtime {
     this.api.push({ name, startNs: start, endNs: this.hostNow, where });
   }
 
+  /** why nothing can go on: the parked kernels and what waits behind them, else the queues' heads */
   private stuck(): string {
+    if (this.parked.length) return this.deadlock();
     const heads: string[] = [];
     for (let q = 0; q < this.queues.length; q++) {
       const op = this.queues[q]?.[this.heads[q] as number];
@@ -867,11 +1230,52 @@ export class Runtime {
     return heads.join('; ') || 'nothing is queued';
   }
 
+  /**
+   * the host reads or writes device memory: alone, the device first finishes what was submitted (as
+   * the synchronous calls ctx.host stands for do); in a multi-PE program the host must await a
+   * synchronize first (other PEs' programs may be what the work waits for)
+   */
+  settleForHost(where: () => string): void {
+    if (!this.hostWaits) return this.drain(where);
+    this.clock.runUntil(this.hostNow);
+    if (this.pending.size) throw new HostFault(`${where()}: ctx.host touches device memory while this PE's work is still running: await ctx.deviceSynchronize() (or the stream's) first`);
+  }
+
   /** run the device until all work is done (the program's end) */
   drain(where: () => string): void {
     this.clock.runUntil(this.hostNow);
     while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where()}: the program ended with work that can never complete: ${this.stuck()}`);
     while (this.clock.step());
+  }
+
+  /**
+   * the wait-for cycle on this GPU when parked kernels hold SMs and nothing else can run: who spins
+   * where, what cannot start for want of their SMs or behind them in a queue, and the seed's fixes
+   */
+  deadlock(): string {
+    const parts: string[] = [];
+    const names = this.parked.map((p) => `'${p.kernel.name}'`).join(', ');
+    for (const p of this.parked)
+      parts.push(
+        `kernel '${p.kernel.name}' (stream ${p.stream.id}, hardware queue ${p.stream.queue}, launched at ${p.where}) spins holding ${p.hold.sms} SM${p.hold.sms === 1 ? '' : 's'} ` +
+          `(${p.hold.blocks} block${p.hold.blocks === 1 ? '' : 's'} resident): ${p.kernel.describeSpin()}`,
+      );
+    for (const w of this.waitingForSms)
+      parts.push(`kernel '${w.work.def.name}' (stream ${w.stream.id}, launched at ${w.where}) cannot start: no SM has room for its blocks beside ${names}, which wait for memory that only other work writes`);
+    for (let q = 0; q < this.queues.length; q++) {
+      const op = this.queues[q]?.[this.heads[q] as number];
+      if (!op) continue;
+      const on = [op.prev, ...op.deps].find((d) => d && d.state !== 2) ?? this.inOrderBlocker(op);
+      const onText = on ? `, behind ${this.opName(on)} of stream ${on.stream.id} (${on.where})${on.stream !== op.stream ? ', which the queue runs before it, in order' : ''}` : '';
+      parts.push(`${this.opName(op)} of stream ${op.stream.id} (${op.where}) waits at the head of hardware queue ${q}${onText}`);
+    }
+    const queued = this.queues.some((q, i) => q[this.heads[i] as number] !== undefined);
+    const fix = queued && !this.waitingForSms.length
+      ? `fix: the runtime may put independent streams' work into one hardware work queue and run it in order; give the writer a CUDA-visible dependence before the waiting kernel (same stream, notifier first, or an event) (seed 001, "CUDA Streams and False Circular Dependencies")`
+      : this.waitingForSms.length
+      ? `fix: enqueue the kernel that writes what ${names} wait${this.parked.length === 1 ? 's' : ''} for before ${this.parked.length === 1 ? 'it' : 'them'} in one stream, or make ${this.parked.length === 1 ? 'it' : 'them'} wait on an event recorded after the writer (seed 001, "CUDA Stream Order and Execution Resources"); or launch fewer blocks so both fit`
+      : `fix: the memory ${names} poll${this.parked.length === 1 ? 's' : ''} is written by work ordered after ${this.parked.length === 1 ? 'it' : 'them'} or by nothing: order the writer before the waiter (same stream, or an event), or launch all waiting blocks co-resident (cooperative launch)`;
+    return `deadlock: ${parts.join('; ')}; ${fix}`;
   }
 
   private apiCall(name: string, ns: number, where: string): void {

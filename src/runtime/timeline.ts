@@ -3,7 +3,7 @@
  * start and end per stream, hardware queue and copy engine, the host's API calls, and how many SMs
  * held blocks. Plain data: the report carries it, renderers and rules read it.
  */
-export type TimelineKind = 'kernel' | 'memcpy' | 'memset' | 'host' | 'eventRecord' | 'alloc' | 'free' | 'graph';
+export type TimelineKind = 'kernel' | 'memcpy' | 'memset' | 'host' | 'eventRecord' | 'alloc' | 'free' | 'graph' | 'nvshmem';
 
 export interface TimelineOp {
   id: number;
@@ -113,6 +113,8 @@ export function memopName(op: TimelineOp): string {
 
 export interface RuntimeSummary {
   kernels: SummaryRow[];
+  /** NVSHMEM's on-stream operations (multi-PE programs) */
+  nvshmem: SummaryRow[];
   memops: SummaryRow[];
   api: SummaryRow[];
   streams: { stream: number; name: string; ops: number; busyNs: number }[];
@@ -152,6 +154,7 @@ export function runtimeSummary(t: Timeline): RuntimeSummary {
   const busy = covered(gpu.map((o) => ({ s: o.startNs, e: o.endNs })));
   return {
     kernels: summarize(kernels.map((o) => ({ name: o.name, ns: o.endNs - o.startNs }))),
+    nvshmem: summarize(t.ops.filter((o) => o.kind === 'nvshmem').map((o) => ({ name: o.name, ns: o.endNs - o.startNs }))),
     memops: summarize(memops.map((o) => ({ name: memopName(o), ns: o.endNs - o.startNs, ...(o.bytes ? { bytes: o.bytes } : {}) }))),
     api: summarize(t.api.map((a) => ({ name: a.name, ns: a.endNs - a.startNs }))),
     streams: t.streams.map((s) => {

@@ -51,7 +51,12 @@ export type WorkSpec =
   | { kind: 'alloc'; ptr: DevicePtr; bytes: number }
   | { kind: 'free'; ptr: DevicePtr }
   | { kind: 'graph'; exec: GraphExecHandle; /** each node's work as it was at the launch (later updates do not reach a launch made before them) */ works?: readonly WorkSpec[] }
-  | { kind: 'empty' };
+  | { kind: 'empty' }
+  /**
+   * work the system layer runs (NVSHMEM's on-stream operations): `start` from t, `done(end)` when it
+   * completes (it may wait for other PEs); `waiting()` says what it waits for while it has not ended
+   */
+  | { kind: 'system'; name: string; start: (t: number, done: (end: number) => void) => void; waiting: () => string | null };
 
 /** handles the runtime gives out; their internals live in the runtime */
 export interface StreamHandle {

@@ -6,7 +6,7 @@ import Table from 'cli-table3';
 import type { KernelResult } from '../../types/report.schema.js';
 import { escapeControl } from '../errors.js';
 import { metricInfo } from '../metrics/registry.js';
-import { TOLERANCES, formatTolerance, toleranceFor } from '../metrics/tolerances.js';
+import { TOLERANCES, errorBaseOf, formatTolerance, toleranceFor } from '../metrics/tolerances.js';
 import type { Tolerance, ToleranceKind } from '../metrics/tolerances.js';
 import { formatNcuNumber, roundAsNcuPrints } from '../report/csv.js';
 import type { NcuLaunch } from '../report/ncuCsv.js';
@@ -24,12 +24,14 @@ export interface ValidationRow {
   ncu: number | null;
   warpsight: number | null;
   /**
-   * relative tolerance (and unjudged rows): |warpsight − ncu| / |ncu| (Infinity when ncu is 0 and we are not);
+   * relative tolerance (and unjudged rows): |warpsight − ncu| / |ncu| (Infinity when ncu is 0 and we are not),
+   * or / the ncu value of the tolerance's `of` metric (bank conflicts: / ncu's wavefronts);
    * exact and absolute: |warpsight − ncu|, after rounding ours as ncu prints it for exact.
    * JSON has no Infinity: `--json` prints it as null.
    */
   error: number | null;
-  tolerance: { kind: ToleranceKind; value: number } | null;
+  /** `ofLabel`: the error is a fraction of that other metric's ncu value (bank conflicts: of the wavefronts) */
+  tolerance: { kind: ToleranceKind; value: number; ofLabel?: string } | null;
   status: ValidationStatus;
   /** why a launch-level row exists */
   note?: string;
@@ -66,8 +68,10 @@ export function judge(
   ncu: number,
   ours: number,
   tolerance: Pick<Tolerance, 'kind' | 'value'> | undefined,
+  /** what a relative error is a fraction of, when not ncu's value itself (a tolerance's `of` metric) */
+  base: number = ncu,
 ): { error: number; status: ValidationStatus } {
-  const relative = (): number => (ncu === ours ? 0 : Math.abs(ours - ncu) / Math.abs(ncu));
+  const relative = (): number => (ncu === ours ? 0 : Math.abs(ours - ncu) / Math.abs(base));
   if (!tolerance) return { error: relative(), status: 'info' };
   // float noise from the arithmetic that produced `ours` must not turn a boundary case into a FAIL
   const eps = 1e-9;
@@ -85,6 +89,11 @@ export function judge(
       return { error, status: error <= tolerance.value + eps ? 'ok' : 'FAIL' };
     }
   }
+}
+
+/** a tolerance as a row carries it: kind and value, and what a relative error is of when not the metric itself */
+function toleranceShown(t: Tolerance): NonNullable<ValidationRow['tolerance']> {
+  return t.ofLabel === undefined ? { kind: t.kind, value: t.value } : { kind: t.kind, value: t.value, ofLabel: t.ofLabel };
 }
 
 function sameDim(a: readonly number[], b: readonly number[]): boolean {
@@ -110,16 +119,19 @@ function compareLaunch(k: KernelResult, l: NcuLaunch, instance: number, opts: Co
   for (const id of ids) {
     const ours = k.metrics[id];
     const theirs = l.metrics[id]?.value;
-    const tolerance = toleranceFor(id, opts.tolerances ?? TOLERANCES);
+    const found = toleranceFor(id, opts.tolerances ?? TOLERANCES);
+    // a tolerance taken against another metric judges only where ncu has that metric too
+    const baseValue = found?.of === undefined ? undefined : l.metrics[errorBaseOf(id, found)]?.value;
+    const tolerance = found?.of !== undefined && typeof baseValue !== 'number' ? undefined : found;
     // ncu printed n/a (it could not collect the metric for this launch): say so rather than drop the row
     if (typeof ours === 'number' && typeof theirs === 'string' && NOT_AVAILABLE.test(theirs.trim())) {
       const info = metricInfo(id);
-      rows.push({ kernel: k.name, instance, metric: id, label: info.label, unit: l.metrics[id]?.unit ?? info.unit, ncu: null, warpsight: ours, error: null, tolerance: tolerance ? { kind: tolerance.kind, value: tolerance.value } : null, status: 'info', note: NA_NOTE });
+      rows.push({ kernel: k.name, instance, metric: id, label: info.label, unit: l.metrics[id]?.unit ?? info.unit, ncu: null, warpsight: ours, error: null, tolerance: tolerance ? toleranceShown(tolerance) : null, status: 'info', note: NA_NOTE });
       continue;
     }
     // text metrics (cache config, policy names) are not measurements
     if (typeof ours !== 'number' || typeof theirs !== 'number') continue;
-    const { error, status } = judge(theirs, ours, tolerance);
+    const { error, status } = judge(theirs, ours, tolerance, typeof baseValue === 'number' ? baseValue : theirs);
     const info = metricInfo(id);
     rows.push({
       kernel: k.name,
@@ -131,7 +143,7 @@ function compareLaunch(k: KernelResult, l: NcuLaunch, instance: number, opts: Co
       ncu: theirs,
       warpsight: ours,
       error,
-      tolerance: tolerance ? { kind: tolerance.kind, value: tolerance.value } : null,
+      tolerance: tolerance ? toleranceShown(tolerance) : null,
       status,
     });
   }

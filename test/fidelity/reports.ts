@@ -20,6 +20,20 @@ export interface FidelityRun {
  */
 const COUNTERS_ONLY = ['--no-timing'];
 
+/** the kernel files of kernels/cuda_samples/, measured in test/fidelity/groundtruth/cuda-samples */
+export const CUDA_SAMPLES = [
+  'convolutionSeparable',
+  'sortingNetworks',
+  'scan',
+  'fastWalshTransform',
+  'warpAggregatedAtomicsCG',
+  'vectorAdd',
+  'scalarProd',
+  'threadFenceReduction',
+  'shfl_scan',
+  'simpleAtomicIntrinsics',
+] as const;
+
 /** the longest first (family 5: five runs of ~30 s), so the parallel workers finish together */
 export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_lifetime', args: ['test/fidelity/probes/kernels/l2_copy_lifetime.ts', '--cache-control', 'none', ...COUNTERS_ONLY] },
@@ -48,6 +62,8 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_requests', args: ['test/fidelity/probes/kernels/l2_requests.ts', ...COUNTERS_ONLY] },
   { name: 'l2_survival', args: ['test/fidelity/probes/kernels/l2_survival.ts', '--cache-control', 'none', ...COUNTERS_ONLY] },
   { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
+  // the cuda-samples suite (test/fidelity/cuda_samples.test.ts), each file at the size the H200 ran
+  ...CUDA_SAMPLES.map((f) => ({ name: `cs_${f}`, args: [`kernels/cuda_samples/${f}.ts`] })),
   // the register-pressure kernels are 66-302M warp instructions at full size: 4 waves of their 4/2/1 blocks per SM
   { name: 'occ_regs_32', args: ['kernels/occupancy.ts', '-k', 'occ_regs_32', '--grid', String(4 * 4 * 132)] },
   { name: 'occ_regs_64', args: ['kernels/occupancy.ts', '-k', 'occ_regs_64', '--grid', String(4 * 2 * 132)] },

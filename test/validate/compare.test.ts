@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { KernelResult } from '../../types/report.schema.js';
-import { TOLERANCES, formatTolerance, toleranceFor } from '../../src/metrics/tolerances.js';
+import { TOLERANCES, errorBaseOf, formatTolerance, toleranceFor } from '../../src/metrics/tolerances.js';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
 import type { NcuLaunch } from '../../src/report/ncuCsv.js';
 import { compareWithNcu, judge, renderValidation, summarize } from '../../src/validate/compare.js';
@@ -31,6 +31,10 @@ describe('tolerance table', () => {
       'smsp__sass_inst_executed_op_global_ld.sum',
       'smsp__sass_inst_executed_op_shared_st.sum',
       'smsp__sass_inst_executed_op_local_ld.sum',
+      'smsp__sass_inst_executed_op_global_atom.sum',
+      'smsp__sass_inst_executed_op_global_red.sum',
+      'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum',
+      'l1tex__t_requests_pipe_lsu_mem_global_op_red.sum',
       'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum',
       'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum',
       'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum',
@@ -50,7 +54,12 @@ describe('tolerance table', () => {
     expect(toleranceFor('sm__warps_active.avg.pct_of_peak_sustained_active')).toMatchObject({ kind: 'absolute', value: 10 });
     // theoretical occupancy is arithmetic: the exact entry comes before the % rule
     expect(toleranceFor('sm__maximum_warps_per_active_cycle_pct')?.kind).toBe('exact');
-    expect(toleranceFor('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum')).toBeUndefined();
+    // bank conflicts: against the H200's wavefronts of the same op (its conflict counters carry noise)
+    for (const op of ['_op_ld', '_op_st', '']) {
+      const t = toleranceFor(`l1tex__data_bank_conflicts_pipe_lsu_mem_shared${op}.sum`);
+      expect(t).toMatchObject({ kind: 'relative', value: 0.1, ofLabel: 'wavefronts' });
+      expect(errorBaseOf(`l1tex__data_bank_conflicts_pipe_lsu_mem_shared${op}.sum`, t!)).toBe(`l1tex__data_pipe_lsu_wavefronts_mem_shared${op}.sum`);
+    }
     expect(toleranceFor('l1tex__t_sectors_pipe_lsu_mem_global_op_ld.avg')).toBeUndefined();
   });
 
@@ -58,6 +67,7 @@ describe('tolerance table', () => {
     for (const t of TOLERANCES) expect(t.why.length).toBeGreaterThan(20);
     expect(formatTolerance({ kind: 'exact', value: 0 })).toBe('exact');
     expect(formatTolerance({ kind: 'relative', value: 0.15 })).toBe('±15%');
+    expect(formatTolerance({ kind: 'relative', value: 0.1, ofLabel: 'wavefronts' })).toBe('±10% of wavefronts');
     expect(formatTolerance({ kind: 'absolute', value: 10 })).toBe('±10');
     expect(formatTolerance(undefined)).toBe('');
   });
@@ -79,6 +89,30 @@ describe('judge', () => {
     expect(judge(58.72, 48.72, { kind: 'absolute', value: 10 }).status).toBe('ok');
     expect(judge(58.72, 48.7, { kind: 'absolute', value: 10 }).status).toBe('FAIL');
     expect(judge(200, 150, undefined)).toEqual({ error: 0.25, status: 'info' });
+  });
+
+  it('relative to another value: 817 conflicts where we count none is 0.6 % of 131,889 wavefronts', () => {
+    expect(judge(817, 0, { kind: 'relative', value: 0.1 }, 131889)).toMatchObject({ status: 'ok' });
+    expect(judge(817, 0, { kind: 'relative', value: 0.1 }, 131889).error).toBeCloseTo(817 / 131889, 12);
+    // the unpadded transpose's 31 conflicts per LDS, not counted at all, is most of its wavefronts
+    expect(judge(4_080_000, 0, { kind: 'relative', value: 0.1 }, 4_210_000).status).toBe('FAIL');
+  });
+});
+
+describe('bank conflicts in compareWithNcu', () => {
+  const wf = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum';
+  const bc = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum';
+  it('judges them against the H200 wavefronts of the launch', () => {
+    const ncu = [launch(0, 'sh', { [wf]: 131889, [bc]: 817 })];
+    const near = compareWithNcu([kernel({ id: 0, name: 'sh', metrics: { [wf]: 131072, [bc]: 0 } })], ncu);
+    expect(row(near, bc)).toMatchObject({ status: 'ok', tolerance: { kind: 'relative', value: 0.1, ofLabel: 'wavefronts' } });
+    const far = compareWithNcu([kernel({ id: 0, name: 'sh', metrics: { [wf]: 131072, [bc]: 40000 } })], ncu);
+    expect(row(far, bc)?.status).toBe('FAIL');
+    expect(renderValidation(far)).toContain('±10% of wavefronts');
+  });
+  it('leaves them unjudged when the CSV has no wavefronts', () => {
+    const r = compareWithNcu([kernel({ id: 0, name: 'sh', metrics: { [bc]: 0 } })], [launch(0, 'sh', { [bc]: 817 })]);
+    expect(row(r, bc)).toMatchObject({ status: 'info', tolerance: null });
   });
 });
 

@@ -1,0 +1,20 @@
+/**
+ * What a kernel running on one PE (processing element: one emulated GPU of a multi-GPU program) sees
+ * of the others, for NVSHMEM's device-initiated operations. All PEs' memories are one address space
+ * (disjoint allocations), as peer heaps mapped over NVLink are: a remote put is a store to the peer's
+ * copy of a symmetric object. The system layer (src/system) implements it; a kernel outside a
+ * multi-PE program has none (an NVSHMEM operation there is an error).
+ */
+export interface PeerEnv {
+  /** this PE's index and the number of PEs (nvshmem_my_pe / nvshmem_n_pes) */
+  readonly myPe: number;
+  readonly nPes: number;
+  /**
+   * the address on PE `pe` of the symmetric object that holds `address` (a symmetric address of the
+   * calling PE) for `bytes` bytes; throws a located error when the address is not in the symmetric heap
+   * or the range leaves its object, or `pe` is out of range
+   */
+  translate(address: number, bytes: number, pe: number, where: string): number;
+  /** a remote operation's traffic, for the report's per-peer counts (kind: 'p', 'put', 'get', 'atomic', 'signal', ...) */
+  traffic(kind: string, pe: number, bytes: number): void;
+}
