@@ -9,6 +9,7 @@ import type { InstrCounters } from './counters.js';
 import type { ExplainRecorder } from './explain.js';
 import type { PeerEnv } from './peerEnv.js';
 import type { Warp } from './warp.js';
+import type { SyncVersions } from './memoryModel.js';
 
 export type Dim3 = [number, number, number];
 export type { AccessOutcome, GlobalAccess, MemOp } from '../memory/hierarchy.js';
@@ -19,6 +20,15 @@ export interface MemorySystem {
   discardL2(lineAddress: number): void;
   /** a scheduler round ended: every resident warp took a turn (about one memory latency) */
   endRound?(): void;
+  /** CCTL.IVALL: the SM's L1 drops every global line (an acquire at gpu or sys scope) */
+  invalidateL1?(sm: number): void;
+  /** stale L1 copies (memory/l1Cache.ts): how many, one SM's copy of a line, keeping one */
+  readonly staleLines?: number;
+  staleCopy?(sm: number, line: number): Uint8Array | undefined;
+  keepStale?(sm: number, line: number, before: Uint8Array): void;
+  /** after access(): lines written while another L1 holds them; (line, sectors) pairs of stale copies brought up to date */
+  readonly sharedWrites?: readonly number[];
+  readonly refreshes?: readonly number[];
 }
 
 /** hooks for the timing model; called only when set */
@@ -30,6 +40,18 @@ export interface ExecObserver {
    * wavefronts as `sectors` (and no lines)
    */
   memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number): void;
+  /** the warp's clock (cycles): when its next instruction may issue */
+  clockOf?(w: Warp): number;
+  /** the issue cycle of the warp's latest instruction (the one executing now) */
+  now?(w: Warp): number;
+  /** when the warp's latest global request reached the L2 (cycles) */
+  atL2?(w: Warp): number;
+  /** the earliest clock of the warps that can issue, other than `w` (Infinity when none); `parked`: parked warps count too */
+  minRunningClock?(w: Warp, parked?: boolean): number;
+  /** the warp sleeps (NANOSLEEP) for `ns` nanoseconds as the arch rounds them */
+  sleep?(w: Warp, ns: number): void;
+  /** cycles → the GPU's global timer in nanoseconds */
+  timerNs?(cycles: number): number;
 }
 
 export interface ExecEnv {
@@ -49,6 +71,13 @@ export interface ExecEnv {
   observer: ExecObserver | null;
   /** `--explain`: captures a representative warp's lane addresses of the memory instructions asked about (absent: none) */
   explain?: ExplainRecorder | null;
+  /**
+   * the scheduler asks before a warp's turn: true holds it back this round (a warp that polls memory
+   * waits while it is ahead in time of the warps that could write what it polls; memoryModel.ts)
+   */
+  hold?(w: Warp): boolean;
+  /** timed visibility of strongly written locations (memoryModel.ts); absent without a timing model */
+  syncVersions?: SyncVersions;
   /** the other PEs, in a multi-PE program (NVSHMEM device operations; absent: a single GPU) */
   peers?: PeerEnv;
 }

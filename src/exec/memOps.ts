@@ -4,7 +4,7 @@
  * cache hierarchy for global memory, wavefronts for shared memory.
  */
 import { KernelFault } from '../errors.js';
-import type { Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
+import type { ElemType, Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
 import { Coalescer, distinctLines, idealSectors } from '../memory/coalesce.js';
 import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
@@ -13,7 +13,7 @@ import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
 const PB = PAGE_BYTES;
 import { SharedBanks } from '../memory/sharedBanks.js';
 import type { Exec } from './codegen.js';
-import type { ExecEnv, GlobalAccess } from './env.js';
+import type { ExecEnv, GlobalAccess, MemorySystem } from './env.js';
 import { type RegLayout, RegRefs, type RegArray, instantiate } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 
@@ -101,6 +101,8 @@ type GlobalSt = Extract<Instr, { op: 'st' }>;
 /** where a global access's lanes land: the last page touched, and how to find another */
 interface PageState {
   arr: Page[ViewName];
+  /** a store's overwritten values, per lane and component (lane * components + k) */
+  undo: Page[ViewName];
   cur: Page | null;
   pending: Uint8Array | null;
   pageBase: number;
@@ -118,14 +120,15 @@ function laneAddress(refs: RegRefs, address: { reg: number } | { imm: number | b
 }
 
 /** generated code moving lane `l`'s components between its registers and `arr[b + k]` */
-function laneMoves(refs: RegRefs, isLoad: boolean, regIds: number[], imms: (number | bigint)[]): string {
+function laneMoves(refs: RegRefs, isLoad: boolean, regIds: number[], imms: (number | bigint)[], undo = false): string {
   return regIds
     .map((r, k) => {
       const at = k === 0 ? 'b' : `b + ${k}`;
       if (isLoad) return `${refs.lane(r, 'l')} = arr[${at}];`;
       const imm = imms[k];
       const value = r >= 0 ? refs.lane(r, 'l') : typeof imm === 'bigint' ? `${imm}n` : String(imm);
-      return `arr[${at}] = ${value};`;
+      // a global store keeps what it overwrites (the memory model's stale L1 copies, staleL1 below)
+      return `${undo ? `undo[l * ${regIds.length} + ${k}] = arr[${at}]; ` : ''}arr[${at}] = ${value};`;
     })
     .join(' ');
 }
@@ -148,7 +151,7 @@ function laneLoop(
 ): LaneLoop {
   const refs = new RegRefs(layout);
   const addrLane = laneAddress(refs, address);
-  const moves = laneMoves(refs, isLoad, regIds, imms);
+  const moves = laneMoves(refs, isLoad, regIds, imms, !isLoad);
   const laneAddr = addrLane('l');
   const fast = size <= 16 && (size & (size - 1)) === 0 ? contiguousPath(isLoad, size, shift, moves, addrLane) : '';
   const laneBytes = size >= 32 ? 0xffffffff : ((1 << size) - 1) >>> 0;
@@ -159,6 +162,7 @@ function laneLoop(
     ${refs.declarations()}
     let arr = st.arr, pageBase = st.pageBase, pageLen = st.pageLen, pending = st.pending, pageSec = st.pageBase / 32;
     let n = 0, prev = -1, sorted = true;
+    ${isLoad ? '' : 'const undo = st.undo;'}
     ${fast}
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -249,6 +253,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
   // the page of the last access: most lanes of most instructions fall in it
   const st: PageState = {
     arr: new Uint8Array(0),
+    undo: new UNDO[view](32 * comps),
     cur: null,
     pending: null,
     pageBase: 0,
@@ -270,6 +275,8 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     },
   };
   const lanesFn = laneLoop(view, isLoad, size, shift, regIds, imms, i.addr, layout);
+  const l1Alloc = isLoad && (i.cache === 'ca' || i.cache === 'lu' || i.cache === 'cs');
+  const stale = memsys?.keepStale ? staleL1(env, i, st.undo, comps, compKind, l1Alloc) : null;
 
   const run = (w: Warp) => {
     const m = w.mask;
@@ -289,10 +296,109 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
       access.count = n;
       const out = memsys.access(access);
       c.l1Hits[index] = (c.l1Hits[index] as number) + out.l1HitSectors;
+      if (stale !== null && ((memsys.staleLines as number) > 0 || (memsys.sharedWrites as number[]).length > 0)) stale(w);
       if (observer) observer.memory(w, index, out, n, lines);
     } else if (observer) observer.memory(w, index, null, n, lines);
   };
   return env.explain ? env.explain.wrap(run, index, i.loc, size, 'global', addrSource(i.addr)) : run;
+}
+
+/** a typed array of each page view's kind, for a store's overwritten values */
+const UNDO: Record<ViewName, new (n: number) => Page[ViewName]> = {
+  u8: Uint8Array, i8: Int8Array, u16: Uint16Array, i16: Int16Array, i32: Int32Array, f32: Float32Array, f64: Float64Array, i64: BigInt64Array,
+};
+
+/** the 128 bytes of a global line as memory has them now (zeros outside any allocation) */
+function readLine(env: ExecEnv, line: number): Uint8Array {
+  const out = new Uint8Array(128);
+  const base = line * 128;
+  for (let at = 0; at < 128; ) {
+    const alloc = env.mem.find(base + at, 1);
+    if (!alloc) {
+      at++;
+      continue;
+    }
+    const off = base + at - alloc.base;
+    const inPage = off & (PB - 1);
+    const n = Math.min(128 - at, alloc.end - (base + at), PB - inPage);
+    const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(inPage, n);
+    out.set(page.u8.subarray(inPage, inPage + n), at);
+    at += n;
+  }
+  return out;
+}
+
+/** DataView access to one scalar of a line copy */
+function getScalar(d: DataView, off: number, kind: ScalarKind): number | bigint {
+  switch (kind) {
+    case 'pred': case 'u8': return d.getUint8(off);
+    case 'i8': return d.getInt8(off);
+    case 'u16': return d.getUint16(off, true);
+    case 'i16': return d.getInt16(off, true);
+    case 'i32': case 'u32': return d.getInt32(off, true);
+    case 'f32': return d.getFloat32(off, true);
+    case 'f64': return d.getFloat64(off, true);
+    case 'i64': case 'u64': return d.getBigInt64(off, true);
+  }
+}
+function setScalar(d: DataView, off: number, kind: ScalarKind, v: number | bigint): void {
+  switch (kind) {
+    case 'pred': case 'u8': case 'i8': d.setUint8(off, Number(v) & 0xff); return;
+    case 'u16': case 'i16': d.setUint16(off, Number(v) & 0xffff, true); return;
+    case 'i32': case 'u32': d.setInt32(off, Number(v) | 0, true); return;
+    case 'f32': d.setFloat32(off, Number(v), true); return;
+    case 'f64': d.setFloat64(off, Number(v), true); return;
+    case 'i64': case 'u64': d.setBigInt64(off, BigInt.asIntN(64, BigInt(v)), true); return;
+  }
+}
+
+/**
+ * The data side of the SMs' incoherent L1s (memory/l1Cache.ts keeps the copies): after a store's
+ * access, every line it wrote while another L1 holds it is kept there as it was before (memory now,
+ * with the store's overwritten values put back, last lane first); after a load's, this SM's stale
+ * copies take the sectors it just filled from memory, and the lanes whose line this SM's L1 holds
+ * stale read the copy, not memory. Runs only once some line was written while held elsewhere.
+ */
+function staleL1(env: ExecEnv, i: GlobalLd | GlobalSt, undo: Page[ViewName], comps: number, kind: ScalarKind, l1Alloc: boolean): (w: Warp) => void {
+  const memsys = env.memsys as MemorySystem & Required<Pick<MemorySystem, 'keepStale' | 'staleCopy'>>;
+  const addrs = addrSource(i.addr);
+  const csize = elemBytes({ tag: 'scalar', kind });
+  const dsts = i.op === 'ld' ? i.dsts : [];
+  return (w: Warp) => {
+    const m = w.mask;
+    const a = addrs(w);
+    const writes = memsys.sharedWrites as number[];
+    for (const line of writes) {
+      const before = readLine(env, line);
+      const d = new DataView(before.buffer);
+      for (let l = 31; l >= 0; l--) {
+        if (((m >>> l) & 1) === 0) continue;
+        const addr = a[l] as number;
+        if (Math.floor(addr / 128) !== line) continue;
+        for (let k = 0; k < comps; k++) setScalar(d, addr - line * 128 + k * csize, kind, undo[l * comps + k] as number | bigint);
+      }
+      memsys.keepStale(w.sm, line, before);
+    }
+    const ref = memsys.refreshes as number[];
+    for (let r = 0; r < ref.length; r += 2) {
+      const line = ref[r] as number;
+      const copy = memsys.staleCopy(w.sm, line);
+      if (!copy) continue;
+      const now = readLine(env, line);
+      const mask = ref[r + 1] as number;
+      for (let s = 0; s < 4; s++) if ((mask >>> s) & 1) copy.set(now.subarray(s * 32, s * 32 + 32), s * 32);
+    }
+    if (!l1Alloc || (memsys.staleLines as number) === 0) return;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const addr = a[l] as number;
+      const line = Math.floor(addr / 128);
+      const copy = memsys.staleCopy(w.sm, line);
+      if (!copy) continue;
+      const d = new DataView(copy.buffer);
+      for (let k = 0; k < comps; k++) (w.regs[dsts[k] as number] as RegArray)[l] = getScalar(d, addr - line * 128 + k * csize, kind) as never;
+    }
+  };
 }
 
 /**
@@ -476,6 +582,9 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
   const bImm = i.b && 'imm' in i.b ? i.b.imm : undefined;
   const c = env.counters;
   const isShared = i.space === 'shared';
+  /** each lane's value before its atomic, for the stale copies of other L1s */
+  const wideOld = i.type.kind === 'i64' || i.type.kind === 'u64';
+  const olds: Float64Array | BigInt64Array = wideOld ? new BigInt64Array(32) : new Float64Array(32);
   const access: GlobalAccess = {
     sm: 0,
     group: 0,
@@ -513,6 +622,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
         idx = (off & (PB - 1)) >> shift;
       }
       const old = arr[idx] as number | bigint;
+      olds[l] = old as never;
       const av = ar ? (ar[l] as number | bigint) : aImm;
       const bv = br ? (br[l] as number | bigint) : bImm;
       arr[idx] = atomApply(i.fn, i.type, old, av, bv) as never;
@@ -533,6 +643,20 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       access.sm = w.sm;
       access.count = n;
       env.memsys.access(access);
+      // the lines other L1s hold keep what the atomics replaced (stale copies, staleL1)
+      const shared = env.memsys.sharedWrites;
+      if (shared !== undefined && shared.length > 0 && env.memsys.keepStale) {
+        for (const line of shared) {
+          const before = readLine(env, line);
+          const d = new DataView(before.buffer);
+          for (let l = 31; l >= 0; l--) {
+            if (((m >>> l) & 1) === 0) continue;
+            const addr = a[l] as number;
+            if (Math.floor(addr / 128) === line) setScalar(d, addr - line * 128, i.type.kind, olds[l] as number | bigint);
+          }
+          env.memsys.keepStale(w.sm, line, before);
+        }
+      }
     }
   };
   return env.explain ? env.explain.wrap(run, index, i.loc, size, isShared ? 'shared' : 'global', addrs) : run;
@@ -562,3 +686,16 @@ export function genL2Line(i: L2Instr, env: ExecEnv): Exec {
     }
   };
 }
+
+/** the scalar at a global address now (for the memory model's record of what a strong store replaces) */
+export function readScalar(env: ExecEnv, addr: number, elem: ElemType): number | bigint {
+  if (elem.tag !== 'scalar') return 0;
+  const size = elemBytes(elem);
+  const alloc = env.mem.find(addr, size);
+  if (!alloc || addr % size !== 0) return 0;
+  const { view, shift } = viewOf(elem.kind);
+  const off = addr - alloc.base;
+  const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(off & (PB - 1), size);
+  return page[view][(off & (PB - 1)) >> shift] as number | bigint;
+}
+

@@ -377,10 +377,16 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   };
 
   /** one turn for each running warp of the block; false when none could run */
+  const hold = env.hold;
   const runBlock = (b: BlockSlot): boolean => {
     let progressed = false;
     for (const w of b.warps) {
       if (w.state !== WarpState.Running) continue;
+      // a polling warp ahead in time waits (memoryModel.ts); it is not stuck: the warps behind it run
+      if (hold !== undefined && hold(w)) {
+        progressed = true;
+        continue;
+      }
       runWarp(w, opts.quantum);
       progressed = true;
     }

@@ -50,6 +50,8 @@ export function readsOf(i: Instr): number[] {
     case 'l2prefetch':
     case 'l2discard':
       return regs(i.addr);
+    case 'nanosleep':
+      return regs(i.ns);
     default:
       return [];
   }
@@ -75,6 +77,7 @@ export function writesOf(i: Instr): number[] {
     case 'l2prefetch':
     case 'l2discard':
     case 'membar':
+    case 'nanosleep':
     case 'break':
     case 'return':
     case 'if':

@@ -142,6 +142,13 @@ export class MemoryHierarchy {
   private l1StMiss = 0;
 
   private readonly lineBytes = new Uint32Array(4);
+  /**
+   * the last access's lines whose stale copies change (memoryModel: the executor, which has the data,
+   * applies them): lines written while another L1 holds them, and (line, sectors) pairs of this SM's
+   * stale copies that a fill or its own write brought up to date
+   */
+  readonly sharedWrites: number[] = [];
+  readonly refreshes: number[] = [];
   private readonly outcome: AccessOutcome = { level: 0, l1HitSectors: 0, l2HitSectors: 0, dramSectors: 0, dramWriteSectors: 0 };
 
   constructor(
@@ -264,6 +271,10 @@ export class MemoryHierarchy {
       comb.begin(sm, a.group);
       own = comb.heldAt(sm);
     }
+    // stale L1 copies (l1Cache.ts) exist only once a line one L1 holds was written by another SM
+    const stale = l1.staleLines > 0;
+    if (this.sharedWrites.length > 0) this.sharedWrites.length = 0;
+    if (this.refreshes.length > 0) this.refreshes.length = 0;
     let i = 0;
     while (i < n) {
       // gather the sectors of one 128-B line
@@ -283,6 +294,7 @@ export class MemoryHierarchy {
       const cnt = popcount4(mask);
       if (isLoad) {
         const hit = l1Alloc ? l1.load(sm, line, mask, true, evictFirst) : 0;
+        if (stale && l1Alloc && hit !== mask && l1.staleCopy(sm, line) !== undefined) this.refreshes.push(line, mask & ~hit);
         const hc = popcount4(hit);
         l1Hit += hc;
         this.l1LdHit += hc;
@@ -296,6 +308,8 @@ export class MemoryHierarchy {
           l2Hit += l2.readHit - rs0;
         }
       } else if (isStore) {
+        if (l1.heldElsewhere(sm, line)) this.sharedWrites.push(line);
+        if (stale && l1.staleCopy(sm, line) !== undefined) this.refreshes.push(line, mask);
         if (a.cacheOp === 'cg' || a.cacheOp === 'cs') l1.invalidateLine(sm, line);
         const present = a.cacheOp === 'cg' || a.cacheOp === 'cs' ? false : l1.store(sm, line, mask, full);
         if (present) this.l1StHit += cnt;
@@ -309,7 +323,8 @@ export class MemoryHierarchy {
         dramSectors += f;
         l2Hit += cnt - f;
       } else {
-        // atom / red: performed at L2; the L1 copy is dropped
+        // atom / red: performed at L2; the L1 copy is dropped (other L1s keep theirs: stale)
+        if (l1.heldElsewhere(sm, line)) this.sharedWrites.push(line);
         l1.invalidateLine(sm, line);
         reachedL2 = true;
         comb.beforeRead(sm, line);
@@ -325,6 +340,21 @@ export class MemoryHierarchy {
     out.dramSectors = dramSectors;
     out.dramWriteSectors = this.dram.writeSectors - written0;
     return out;
+  }
+
+  get staleLines(): number {
+    return this.l1.staleLines;
+  }
+  staleCopy(sm: number, line: number): Uint8Array | undefined {
+    return this.l1.staleCopy(sm, line);
+  }
+  keepStale(sm: number, line: number, before: Uint8Array): void {
+    this.l1.keepStale(sm, line, before);
+  }
+
+  /** CCTL.IVALL (an acquire at gpu/sys scope): the SM's L1 drops its lines */
+  invalidateL1(sm: number): void {
+    this.l1.invalidateSm(sm);
   }
 
   /** cuda::apply_access_property / prefetch.global.L2::evict_last|evict_normal on one 128-B line */

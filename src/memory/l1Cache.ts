@@ -18,6 +18,9 @@
  */
 import { modIndex } from './lineIndex.js';
 
+/** the hashed line index of the holder counts (lines 128 MB apart share a count: a false "maybe") */
+const HOLDER_MASK = (1 << 20) - 1;
+
 export class L1Cache {
   readonly lineSize: number;
   private sets = 1;
@@ -31,6 +34,15 @@ export class L1Cache {
   private touchedSm = new Uint8Array(0);
   private touchedSms: number[] = [];
   private touchedAll = true;
+  /**
+   * Stale copies: the SMs' L1s are not coherent, so when one SM writes a line another SM's L1 holds,
+   * the holder keeps the old bytes: its weak loads that hit read them, until an acquire's CCTL.IVALL
+   * or an eviction drops the line. Kept only for such lines (key line * 256 + sm: the line's 128
+   * bytes as that L1 has them). `holders` counts, per hashed line, the L1s holding a tag for it, so
+   * that a store looks for other holders only when there may be some.
+   */
+  private readonly stale = new Map<number, Uint8Array>();
+  private readonly holders = new Uint16Array(1 << 20);
 
   constructor(
     private readonly smCount: number,
@@ -64,6 +76,8 @@ export class L1Cache {
   }
 
   invalidateAll(): void {
+    this.holders.fill(0);
+    this.stale.clear();
     if (this.touchedAll || this.touchedSm.length !== this.smCount) {
       this.tag.fill(-1);
       this.valid.fill(0);
@@ -135,7 +149,7 @@ export class L1Cache {
     }
     if (allocate) {
       w = this.victim(base);
-      this.tag[w] = line;
+      this.replace(sm, w, line);
       this.valid[w] = mask;
       this.stamp[w] = evictFirst ? 0 : ++this.clock;
     }
@@ -155,18 +169,72 @@ export class L1Cache {
       return true;
     }
     w = this.victim(base);
-    this.tag[w] = line;
+    this.replace(sm, w, line);
     this.valid[w] = fullMask & mask;
     this.stamp[w] = ++this.clock;
     return false;
+  }
+
+  /**
+   * CCTL.IVALL: every line of one SM's L1 is dropped (an acquire at gpu or sys scope: the SM's L1s are
+   * not coherent with each other, so later loads must not hit what another SM may have overwritten)
+   */
+  invalidateSm(sm: number): void {
+    if (this.touchedSm[sm] !== 1 && !this.touchedAll) return;
+    const n = this.linesPerSm;
+    for (let i = sm * n, e = sm * n + n; i < e; i++) if ((this.tag[i] as number) >= 0) this.replace(sm, i, -1);
+    this.tag.fill(-1, sm * n, sm * n + n);
+    this.valid.fill(0, sm * n, sm * n + n);
+    this.stamp.fill(0, sm * n, sm * n + n);
   }
 
   /** drop one line (atomics are performed in L2; an L1 copy would be stale) */
   invalidateLine(sm: number, line: number): void {
     const w = this.find(this.setBase(sm, line), line);
     if (w >= 0) {
-      this.tag[w] = -1;
+      this.replace(sm, w, -1);
       this.valid[w] = 0;
+    }
+  }
+
+  /** way `w` (of SM `sm`) takes `line` (-1: none): the holder counts and stale copies follow */
+  private replace(sm: number, w: number, line: number): void {
+    const old = this.tag[w] as number;
+    if (old >= 0) {
+      const h = old & HOLDER_MASK;
+      if ((this.holders[h] as number) > 0) this.holders[h]!--;
+      if (this.stale.size > 0) this.stale.delete(old * 256 + sm);
+    }
+    if (line >= 0) this.holders[line & HOLDER_MASK]!++;
+    this.tag[w] = line;
+  }
+
+  /** how many lines some L1 holds stale (0: every weak load reads memory as it is) */
+  get staleLines(): number {
+    return this.stale.size;
+  }
+
+  /** SM `sm`'s stale copy of `line`, when its L1 holds one */
+  staleCopy(sm: number, line: number): Uint8Array | undefined {
+    return this.stale.get(line * 256 + sm);
+  }
+
+  /** whether an L1 other than SM `sm`'s may hold `line` (a hashed count: true may be a collision) */
+  heldElsewhere(sm: number, line: number): boolean {
+    const count = this.holders[line & HOLDER_MASK] as number;
+    if (count === 0) return false;
+    const own = this.touchedSm[sm] === 1 && this.find(sm * this.linesPerSm + this.setOf(line) * this.ways, line) >= 0 ? 1 : 0;
+    return count > own;
+  }
+
+  /** SM `sm` wrote `line`, whose bytes before were `before`: every other L1 with valid sectors of it keeps them */
+  keepStale(sm: number, line: number, before: Uint8Array): void {
+    for (let s = 0; s < this.smCount; s++) {
+      if (s === sm || this.touchedSm[s] !== 1) continue;
+      const w = this.find(s * this.linesPerSm + this.setOf(line) * this.ways, line);
+      if (w < 0 || this.valid[w] === 0) continue;
+      const key = line * 256 + s;
+      if (!this.stale.has(key)) this.stale.set(key, before.slice());
     }
   }
 }

@@ -159,6 +159,7 @@ const EMITTED: readonly string[] = [
   'warpsight__l2_window_bytes',
   'warpsight__l2_window_hit_persisting',
   'warpsight__l2_window_hit_ratio',
+  'warpsight__spin_polls',
 ];
 
 let known: ReadonlySet<string> | null = null;

@@ -13,6 +13,7 @@ import { remoteLinkOf } from '../arch/remoteLink.js';
 import { interconnectFor } from '../system/links.js';
 import { ExplainRecorder } from '../exec/explain.js';
 import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
+import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
@@ -188,12 +189,18 @@ export function startLaunch(
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
     ...(recorder ? { explain: recorder } : {}),
     ...(opts.peers ? { peers: opts.peers } : {}),
+    // strong stores' values become visible in time order (memoryModel.ts): needs the timing model's clocks
+    ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
   const prog = compile(ir, env);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? remoteLinkOf(interconnectFor(opts.arch)) : null;
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}) }) : null;
-  if (timing) Object.assign(env.observer as object, timing.observer);
+  if (timing) {
+    Object.assign(env.observer as object, timing.observer);
+    const hold = pollHold(timing.observer);
+    if (hold) env.hold = hold;
+  }
   const gridRun = startGrid(
     prog,
     env,
@@ -227,6 +234,9 @@ function finishLaunch(
 ): LaunchOutcome {
   const { grid, block } = env;
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
+  // Warpsight's own: strong loads that re-read an unchanged value (a spin loop's empty polls), for the
+  // flag-polling rules; only in launches that poll, so that other reports keep their metric list
+  if (env.syncVersions && env.syncVersions.repeats > 0) metrics['warpsight__spin_polls'] = env.syncVersions.repeats;
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)
   const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;

@@ -6,6 +6,7 @@ import type { RuleResult } from '../../../types/report.schema.js';
 import { withDerivedMetrics } from '../derived.js';
 import * as achieved from './achievedOccupancy.js';
 import * as cpi from './cpiStall.js';
+import * as flags from './flagPolling.js';
 import * as isu from './issueSlotUtilization.js';
 import * as launchCfg from './launchConfiguration.js';
 import * as mcap from './memoryCacheAccessPattern.js';
@@ -27,6 +28,7 @@ export const RULES: readonly RuleDefinition[] = [
   { id: smc.id, section: smc.section, apply: smc.sharedMemoryConflicts },
   { id: isu.id, section: isu.section, apply: isu.issueSlotUtilization },
   { id: cpi.id, section: cpi.section, apply: cpi.cpiStall },
+  { id: flags.id, section: flags.section, apply: flags.flagPolling },
   { id: divergence.id, section: divergence.section, apply: divergence.threadDivergence },
   { id: launchCfg.id, section: launchCfg.section, apply: launchCfg.launchConfiguration },
   { id: theoretical.id, section: theoretical.section, apply: theoretical.theoreticalOccupancy },
