@@ -69,6 +69,19 @@ export const jacobiP = defineKernel({
   },
 });
 
+export const jacobiCompute = defineKernel({
+  name: 'jacobi_compute',
+  description: 'Jacobi step only: the host-initiated variant sends the halo rows itself (nvshmemx_putmem_on_stream)',
+  params,
+  launch: { grid: [1, 1], block: [32, 32] },
+  setup: () => ({}),
+  body: (k, { aNew, a, l2, iyStart, iyEnd, nx }) => {
+    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
+    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
+    addNorm(k, l2, stencil(k, aNew, a, ix, iy, nx, iy.lt(iyEnd).and(ix.lt(nx.sub(1)))));
+  },
+});
+
 export const jacobiBlock = defineKernel({
   name: 'jacobi_block',
   description: 'Jacobi step; the blocks holding an edge row put it into the neighbours\' halos at once (nvshmemx_float_put_nbi_block)',

@@ -272,6 +272,16 @@ export class Runtime {
   hostNow = 0;
   /** a multi-PE system's scheduler of host waits (absent: the runtime runs the device itself) */
   hostWaits: HostWaits | null = null;
+  /**
+   * a multi-PE system: how far the shared clock may go while this host runs (the least host time of the
+   * PEs whose programs run: one PE's program must not move device time past another's submissions)
+   */
+  hostClockLimit: (() => number) | null = null;
+
+  /** run the device up to the host's time (in a system: no further than any running PE's host) */
+  private advanceToHost(): void {
+    this.clock.runUntil(this.hostClockLimit ? Math.min(this.hostNow, this.hostClockLimit()) : this.hostNow);
+  }
   private readonly schedule: Omit<Schedule, 'name'>;
   /** this process's CUDA context on a shared GPU (0 alone) */
   private readonly context: number;
@@ -389,7 +399,7 @@ export class Runtime {
     const e = this.event(h, where, 'cudaEventQuery');
     if (e.captured) this.captureViolation('cudaEventQuery of an event recorded in a capture', where, 'cudaErrorCapturedEvent');
     this.apiCall('cudaEventQuery', this.costs.host.syncCallNs, where);
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     return !e.op || e.op.state === 2;
   }
 
@@ -408,7 +418,7 @@ export class Runtime {
       if (e.disableTiming) throw new HostFault(`${where}: cudaEventElapsedTime on an event created with disableTiming (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
       if (!e.op) throw new HostFault(`${where}: cudaEventElapsedTime on an event that was never recorded (made at ${e.where}) (cudaErrorInvalidResourceHandle)`);
     }
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     if ((ea.op as Op).state !== 2 || (eb.op as Op).state !== 2) throw new HostFault(`${where}: cudaEventElapsedTime before both events completed (cudaErrorNotReady); synchronize on the later event first`);
     return ((eb.op as Op).endNs - (ea.op as Op).endNs) / 1e6;
   }
@@ -417,7 +427,7 @@ export class Runtime {
     const s = this.streamOrDefault(sh, where, 'cudaStreamQuery');
     this.noCapture('cudaStreamQuery', where);
     this.apiCall('cudaStreamQuery', this.costs.host.syncCallNs, where);
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     return !s.last || s.last.state === 2;
   }
 
@@ -770,7 +780,7 @@ export class Runtime {
     if (s.legacy) this.lastLegacy = op;
     this.pending.add(op);
     this.queues[s.queue]?.push(op);
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     this.clock.at(op.visibleNs, () => this.pump());
     return op;
   }
@@ -1156,7 +1166,7 @@ export class Runtime {
   private waitHost(name: string, where: string, cond: () => boolean, endOf: () => number, extraNs = 0, cover?: () => void): void | Promise<void> {
     if (this.inHostFn) throw new HostFault(`${where}: ${name} inside a host function: a host function must not call CUDA (it would deadlock the stream, CUDA Programming Guide 'Host Functions')`);
     const start = this.hostNow;
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     if (this.hostWaits && !cond())
       return this.hostWaits.wait({
         name,
@@ -1237,13 +1247,13 @@ export class Runtime {
    */
   settleForHost(where: () => string): void {
     if (!this.hostWaits) return this.drain(where);
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     if (this.pending.size) throw new HostFault(`${where()}: ctx.host touches device memory while this PE's work is still running: await ctx.deviceSynchronize() (or the stream's) first`);
   }
 
   /** run the device until all work is done (the program's end) */
   drain(where: () => string): void {
-    this.clock.runUntil(this.hostNow);
+    this.advanceToHost();
     while (this.pending.size) if (!this.clock.step()) throw new HostFault(`${where()}: the program ended with work that can never complete: ${this.stuck()}`);
     while (this.clock.step());
   }

@@ -90,6 +90,7 @@ export class PeSystem {
       const session = new Session(opts, { ...shared, pe });
       const rt = session.newRuntime(program, { clock: this.clock, epoch: this.epoch, onWrite: () => this.wake(), ...(blocks ? { blocks, context: pe } : {}) });
       rt.hostWaits = { wait: (w) => this.wait(w, pe) };
+      rt.hostClockLimit = () => this.hostClockLimit();
       const api = new ProgramApi(rt, session, opts.file);
       api.attachPe(pe, nPes, (site) => {
         const sh = new ShmemHost(this, pe, rt, site, (def, args, config, o) => api.launch(def, args, config, o));
@@ -210,6 +211,20 @@ export class PeSystem {
 
   // ---- scheduling the PEs ----
 
+  /** PEs whose programs have ended */
+  private readonly finished: boolean[] = [];
+
+  /** the least host time of the PEs whose programs can run now (not waiting, not ended) */
+  private hostClockLimit(): number {
+    let t = Infinity;
+    for (let pe = 0; pe < this.nPes; pe++) {
+      // a PE whose wait is over but not yet resumed will run from its host time on: it bounds the clock too
+      if (this.finished[pe] || this.waits.some((w) => w.pe === pe && !w.cond())) continue;
+      t = Math.min(t, (this.runtimes[pe] as Runtime).hostNow);
+    }
+    return t;
+  }
+
   /** suspend PE `pe`'s program until `cond` (its runtime's host waits, the host barrier) */
   private wait(w: HostWait, pe: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -235,7 +250,8 @@ export class PeSystem {
 
   /** run the program on every PE to its end; a state in which no PE can go on is a deadlock */
   async run(p: ProgramDef, scalars: ScalarArgs): Promise<void> {
-    const finished = new Array<boolean>(this.nPes).fill(false);
+    const finished = this.finished;
+    for (let pe = 0; pe < this.nPes; pe++) finished[pe] = false;
     let failure: { pe: number; e: unknown } | null = null;
     for (let pe = 0; pe < this.nPes; pe++) {
       const api = this.apis[pe] as ProgramApi;
