@@ -41,8 +41,8 @@ export interface ProfileRequest {
   timing?: boolean;
   /** hardware work queues for programs (CUDA_DEVICE_MAX_CONNECTIONS) */
   hwQueues?: number;
-  /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one) */
-  pes?: number;
+  /** PEs of a multi-PE program (overrides its `pes`; a program that declares none is not one); several: one run each (strong scaling) */
+  pes?: number | number[];
   /** the PEs as processes on one GPU: through MPS, or time-sliced without it (default: a GPU each) */
   shareGpu?: GpuSharing;
   /** try every schedule the runtime may choose before the default run (`--explore`) */
@@ -116,7 +116,13 @@ async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): P
     const opts = sessionOptions(req);
     const g = guardDefinition(d, opts.file);
     if (g.kind !== 'program') continue;
-    out.set(d, await runPeProgram(g, opts, req.pes ?? g.pes ?? 1, req.shareGpu ?? 'none'));
+    // several PE counts (a strong-scaling run): one run each, in the order given
+    const runs: PeRun[] = [];
+    for (const n of Array.isArray(req.pes) ? req.pes : [req.pes ?? g.pes ?? 1]) runs.push(await runPeProgram(g, opts, n, req.shareGpu ?? 'none'));
+    // one session adopts them all: its ids follow one another, the timelines point at them
+    const all = new Session(opts);
+    for (const r of runs) all.adopt(r);
+    out.set(d, { results: all.results, programs: all.programs });
   }
   return out;
 }
@@ -192,7 +198,39 @@ export function profileDefinitions(chosen: readonly Definition[], req: ProfileRe
     },
     kernels,
     ...(session.programs.length ? { programs: session.programs.map((p) => programRun(p, kernels, arch.id)) } : {}),
+    ...scalingOf(session.programs),
   };
+}
+
+/** a multi-PE program run on several PE counts: each figure it reported, the largest over its PEs, by PE count */
+function scalingOf(programs: readonly ProgramRun[]): Pick<Report, 'scaling'> {
+  const runs = new Map<string, Map<number, ProgramRun[]>>();
+  for (const p of programs) {
+    if (p.pes === undefined) continue;
+    const base = p.name.replace(/ \(PE \d+ of \d+\)$/, '');
+    const byCount = runs.get(base) ?? new Map<number, ProgramRun[]>();
+    byCount.set(p.pes, [...(byCount.get(p.pes) ?? []), p]);
+    runs.set(base, byCount);
+  }
+  const scaling: NonNullable<Report['scaling']> = [];
+  for (const [program, byCount] of runs) {
+    if (byCount.size < 2) continue;
+    const counts = [...byCount.keys()].sort((a, b) => a - b);
+    const first = byCount.get(counts[0] as number) as ProgramRun[];
+    for (const v of (first[0] as ProgramRun).values) {
+      const at = (n: number): number => Math.max(...(byCount.get(n) as ProgramRun[]).map((p) => p.values.find((x) => x.name === v.name)?.value ?? NaN));
+      const base = at(counts[0] as number);
+      // a figure that is zero or missing somewhere (an error measure, say) has no speed-up to show
+      if (!counts.every((n) => at(n) > 0 && Number.isFinite(at(n)))) continue;
+      scaling.push({
+        program,
+        value: v.name,
+        unit: v.unit,
+        points: counts.map((n) => ({ pes: n, value: at(n), speedup: base / at(n), efficiency: ((base / at(n)) * (counts[0] as number)) / n })),
+      });
+    }
+  }
+  return scaling.length ? { scaling } : {};
 }
 
 /**
@@ -208,5 +246,5 @@ function programRun(p: ProgramRun, kernels: readonly KernelResult[], archId: str
     return i === undefined ? rest : { ...rest, kernel: i };
   });
   const timeline = { ...p.timeline, ops };
-  return { name: p.name, values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
+  return { name: p.name, ...(p.pe !== undefined ? { pe: p.pe, pes: p.pes } : {}), values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
 }

@@ -58,6 +58,9 @@ export interface ProgramRun {
   values: { name: string; value: number; unit: string }[];
   /** hazards found while it ran (the NVSHMEM ones of a multi-PE program) */
   hazards?: RuntimeFinding[];
+  /** a multi-PE program: this run's PE and the number of PEs */
+  pe?: number;
+  pes?: number;
   /** a multi-PE program: this PE's NVSHMEM traffic to each peer */
   traffic?: { to: number; kind: string; bytes: number; ops: number }[];
 }

@@ -3,7 +3,7 @@
  * cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum; times in ns), then the streams and
  * hardware queues, the GPU's idle time, the figures the program reported and the rule results.
  */
-import type { ProgramRun } from '../../types/report.schema.js';
+import type { ProgramRun, Report } from '../../types/report.schema.js';
 import { runtimeSummary, type SummaryRow, type Timeline } from '../runtime/timeline.js';
 import { wrapNcu } from './format.js';
 import { gridLines } from './terminal.js';
@@ -61,4 +61,16 @@ export function programLines(p: ProgramRun): string[] {
   }
   out.push('');
   return out;
+}
+
+/** a multi-PE program's figure across PE counts (--pes 1,2,4,8): value, speed-up and efficiency */
+export function scalingLines(sc: NonNullable<Report['scaling']>[number]): string[] {
+  return [
+    `==WARPSIGHT== strong scaling of '${sc.program}': ${sc.value}${sc.unit ? ` (${sc.unit})` : ''} by PEs`,
+    ...gridLines(
+      ['PEs', sc.unit ? `${sc.value} (${sc.unit})` : sc.value, 'Speed-up', 'Efficiency (%)'],
+      sc.points.map((p) => [String(p.pes), p.value.toFixed(3), p.speedup.toFixed(2), (100 * p.efficiency).toFixed(1)]),
+    ),
+    '',
+  ];
 }

@@ -15,7 +15,7 @@ import { SECTIONS, appliesTo, ccNumber, type BodyTable, type GridTable, type Met
 import { unitOf as registryUnitOf } from '../metrics/registry.js';
 import { escapeControl } from '../errors.js';
 import { type PrintUnits, RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
-import { programLines } from './programSummary.js';
+import { programLines, scalingLines } from './programSummary.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction, type SourceLineSummary } from './sourceLines.js';
 
 export interface TerminalOptions {
@@ -316,6 +316,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const withMetrics: TerminalOptions = metrics === undefined ? opts : { ...opts, metrics };
   const lines = report.kernels.flatMap((kernel) => renderKernelLines(kernel, report.device, withMetrics, wanted));
   for (const p of report.programs ?? []) lines.push(...programLines(p));
+  for (const sc of report.scaling ?? []) lines.push(...scalingLines(sc));
   // ncu's way of saying what a run did not collect
   if (report.options.timing === false) lines.unshift(`==WARPSIGHT== profiled with --no-timing: ${TIMING_ONLY} were not collected`);
   // kernel names, source lines, rule texts come from kernel files or an untrusted report JSON: their

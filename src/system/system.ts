@@ -313,7 +313,10 @@ export class PeSystem {
 
   /** each PE's timeline, the report's programs */
   finish(p: ProgramDef): void {
-    this.sessions.forEach((s, pe) => s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe})`, this.hazards[pe], this.trafficTable().filter((t) => t.from === pe).map(({ to, kind, bytes, ops }) => ({ to, kind, bytes, ops }))));
+    this.sessions.forEach((s, pe) => {
+      s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe} of ${this.nPes})`, this.hazards[pe], this.trafficTable().filter((t) => t.from === pe).map(({ to, kind, bytes, ops }) => ({ to, kind, bytes, ops })));
+      Object.assign(s.programs[s.programs.length - 1] as object, { pe, pes: this.nPes });
+    });
   }
 }
 

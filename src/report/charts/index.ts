@@ -9,6 +9,7 @@ import { memoryChart } from './memory.js';
 import { occupancyCharts, type OccupancyGraphs } from './occupancy.js';
 import { overviewChart } from './overview.js';
 import { rulesChart } from './rules.js';
+import { scalingCharts } from './scaling.js';
 import { sourceChart } from './source.js';
 import { throughputChart } from './throughput.js';
 import { timelineChart } from './timeline.js';
@@ -34,5 +35,5 @@ export function buildCharts(report: Report, opts: ChartOptions = {}): ChartDef[]
   });
   // several launches: the chart across them comes first (after the programs' timelines)
   const overview = overviewChart(report);
-  return [...programs, ...(overview ? [overview] : []), ...perKernel];
+  return [...programs, ...scalingCharts(report), ...(overview ? [overview] : []), ...perKernel];
 }

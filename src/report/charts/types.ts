@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 
-export type ChartKind = 'throughput' | 'memory' | 'occupancy' | 'source' | 'rules' | 'overview' | 'timeline';
+export type ChartKind = 'throughput' | 'memory' | 'occupancy' | 'source' | 'rules' | 'overview' | 'timeline' | 'scaling';
 
 export interface ChartDef {
   /** unique in a report and safe in an id attribute or a file name: `k0-throughput` */

@@ -45,6 +45,20 @@ export const RULES_SECTION = 'Rules';
 /** the section id of the chart across launches */
 export const OVERVIEW_SECTION = 'Overview';
 
+/** a multi-PE program's strong-scaling charts and tables (--pes 1,2,4,8) */
+function scalingHtml(report: Report, charts: readonly ChartDef[]): string {
+  const scaling = report.scaling ?? [];
+  if (scaling.length === 0) return '';
+  const tables = scaling.map(
+    (sc) =>
+      `<table class="scaling"><caption>${escapeHtml(sc.program)}: ${escapeHtml(sc.value)}${sc.unit ? ` (${escapeHtml(sc.unit)})` : ''}</caption><thead><tr><th>PEs</th><th>Value</th><th>Speed-up</th><th>Efficiency (%)</th></tr></thead><tbody>` +
+      sc.points.map((p) => `<tr><td>${p.pes}</td><td>${p.value.toFixed(3)}</td><td>${p.speedup.toFixed(2)}</td><td>${(100 * p.efficiency).toFixed(1)}</td></tr>`).join('') +
+      '</tbody></table>',
+  );
+  const figures = charts.filter((c) => c.kind === 'scaling').map(chartHtml).join('');
+  return `<section class="scaling" id="scaling" data-section="Scaling"><h2>Strong scaling</h2>${figures}${tables.join('')}</section>`;
+}
+
 function overviewHtml(charts: readonly ChartDef[]): string {
   const figures = charts.filter((c) => c.section === OVERVIEW_SECTION).map(chartHtml).join('');
   return figures === '' ? '' : `<section class="overview" id="overview" data-section="${OVERVIEW_SECTION}"><h2>Across launches</h2>${figures}</section>`;
@@ -218,7 +232,7 @@ function sha256(text: string): string {
 
 export function buildPage(report: Report, charts: readonly CompiledChart[], bundles: Bundles, opts: PageOptions = {}): string {
   const ids = opts.sections ?? report.options.sections;
-  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION, OVERVIEW_SECTION, TIMELINE_SECTION]) : undefined;
+  const wanted = ids !== undefined && ids.length > 0 ? new Set([...ids, RULES_SECTION, OVERVIEW_SECTION, TIMELINE_SECTION, 'Scaling']) : undefined;
   const byKernel = (i: number): ChartDef[] =>
     charts.map((c) => c.def).filter((c) => c.kernelIndex === i && (wanted === undefined || wanted.has(c.section)));
   const shownCharts = charts.filter((c) => wanted === undefined || wanted.has(c.def.section));
@@ -257,6 +271,7 @@ export function buildPage(report: Report, charts: readonly CompiledChart[], bund
     navHtml(report, wanted),
     '<main>',
     ...programs.map((p, i) => programHtml(report, p, i, programChart(i))),
+    scalingHtml(report, shownCharts.map((c) => c.def)),
     overviewHtml(shownCharts.map((c) => c.def)),
     report.kernels.length > 1 ? launchesTableHtml(report) : '',
     ...report.kernels.map((k, i) => kernelHtml(report, k, i, byKernel(i), wanted, opts)),

@@ -1,0 +1,31 @@
+/**
+ * Seed 003's multi-GPU Jacobi on two PEs against two NVLink-connected H200s
+ * (test/fidelity/probes/nvshmem/: the same MGPM kernels, 2048², 1000 iterations, median of 6): the
+ * time per iteration of the float_p and neighbourhood-sync variants within 20 %. Emulated over 3
+ * iterations (the first one's launch latency included: the steady state is a little faster).
+ *
+ * Known gaps, measured and kept visible (causes not yet found): put_nbi_block +26 % (24.9 vs 19.7 us
+ * over 4 iterations), host-initiated -31 % (20.5 vs 29.6 us). Cross-PE ping-pong between co-running kernels is not
+ * timed (a parked kernel wakes at its writer's end), so p latency and put bandwidth are checked by the
+ * device tests' timing of one kernel (test/shmem/bandwidth.test.ts, test/shmem/device.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { profileFile } from '../../src/profile.js';
+
+const measured = JSON.parse(readFileSync('test/fidelity/probes/nvshmem/nvshmem_h200x2.json', 'utf8')) as { figures: Record<string, { median: number }> };
+
+describe('multi-GPU Jacobi on two H200s', () => {
+  it.each([
+    ['p', 'jacobi/p/pes=2/n=2048/iters=1000'],
+    ['p_nbr', 'jacobi/p_nbr/pes=2/n=2048/iters=1000'],
+  ])('jacobi_%s: time per iteration within 20 percent of the H200s (%s)', async (variant, key) => {
+    const h200 = measured.figures[key]?.median as number;
+    const r = await profileFile({ file: 'kernels/jacobi_nvshmem.ts', kernel: `jacobi_${variant}`, params: { nx: '2048', ny: '2048', iterations: '3' } });
+    const ours = Math.max(...(r.programs ?? []).map((p) => p.values.find((v) => v.name === 'time per iteration')?.value ?? NaN));
+    const err = (ours - h200) / h200;
+    console.log(`jacobi_${variant} 2048² on 2 PEs: ${ours.toFixed(2)} us/iteration, H200s ${h200.toFixed(2)} (${(100 * err).toFixed(1)} %)`);
+    expect(Math.abs(err)).toBeLessThan(0.2);
+    for (const p of r.programs ?? []) expect(p.values.find((v) => v.name === 'max |difference| from the single-GPU reference')?.value).toBe(0);
+  });
+});
