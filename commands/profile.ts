@@ -56,7 +56,7 @@ export default class Profile extends WarpsightCommand {
     'cache-control': Flags.option({ options: ['all', 'none'] as const, default: 'all', description: 'all: flush caches before each launch (ncu default); none: keep L2 between launches' })(),
     explore: Flags.boolean({ description: "also run programs under every schedule the CUDA runtime may legally choose (one in-order hardware queue, reversed start order): a deadlock in any is an error naming the schedule" }),
     'share-gpu': Flags.option({ options: ['mps', 'timeslice'] as const, description: "run a multi-PE program's PEs as processes on one GPU: through MPS (their kernels share the SMs) or time-sliced without it (one process's kernels at a time)" })(),
-    pes: Flags.integer({ min: 1, max: 8, description: 'run a multi-PE program on this many PEs (GPUs), once per PE as nvshmrun -np N (overrides its pes)' }),
+    pes: Flags.string({ description: "run a multi-PE program on this many PEs (GPUs, 1-8), once per PE as nvshmrun -np N (overrides its pes); a list (1,2,4,8) runs it on each count and adds a strong-scaling table and chart" }),
     'hw-queues': Flags.integer({ min: 1, max: 32, description: 'hardware work queues of a program\'s GPU (CUDA_DEVICE_MAX_CONNECTIONS; default 8)' }),
     trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
     explain: Flags.string({
@@ -124,7 +124,7 @@ export default class Profile extends WarpsightCommand {
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
       ...(flags['hw-queues'] !== undefined ? { hwQueues: flags['hw-queues'] } : {}),
-      ...(flags.pes !== undefined ? { pes: flags.pes } : {}),
+      ...(flags.pes !== undefined ? { pes: parsePes(flags.pes) } : {}),
       ...(flags['share-gpu'] !== undefined ? { shareGpu: flags['share-gpu'] } : {}),
       ...(flags.explore ? { explore: true } : {}),
       launches: {
@@ -173,4 +173,13 @@ export default class Profile extends WarpsightCommand {
     for (const k of wrong) this.warn(`kernel '${k.name}' computed a wrong result: ${k.check?.message ?? ''}`);
     return report;
   }
+}
+
+/** --pes: one count or a comma list, each 1..8 */
+function parsePes(raw: string): number | number[] {
+  const parts = raw.split(',').map((x) => x.trim());
+  const counts = parts.map((x) => (/^\d+$/.test(x) ? Number(x) : NaN));
+  const bad = parts.find((_, i) => !(Number.isInteger(counts[i]) && (counts[i] as number) >= 1 && (counts[i] as number) <= 8));
+  if (bad !== undefined) throw new UserError(`--pes ${raw}: '${bad}' is not a PE count from 1 to 8; give one count or a list such as 1,2,4,8`, 2);
+  return counts.length === 1 ? (counts[0] as number) : counts;
 }
