@@ -7,7 +7,8 @@ import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError, describeThrown, escapeControl } from '../errors.js';
 import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
-import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import type { AccessCheck, ExecEnv, MemorySystem } from '../exec/env.js';
+import type { Program } from '../exec/compile.js';
 import { ExplainRecorder } from '../exec/explain.js';
 import { runGrid } from '../exec/scheduler.js';
 import { KernelBuilder } from '../ir/builder.js';
@@ -44,6 +45,15 @@ export interface LaunchOptions {
   onBlock?: (linear: number, start: number, end: number) => void;
   /** `--explain`: the memory instructions whose lanes to capture, by source location (absent: none, at no cost) */
   explain?: (loc: SourceLoc) => boolean;
+  /** `warpsight check`: observes the launch's accesses (absent: none, at no cost) */
+  check?: LaunchCheck;
+}
+
+/** what `warpsight check` (src/check) hooks into a launch: before compilation, after it, after the run */
+export interface LaunchCheck {
+  begin(env: ExecEnv): AccessCheck;
+  compiled(prog: Program): void;
+  end(): void;
 }
 
 export interface LaunchOutcome {
@@ -160,7 +170,9 @@ export function runLaunch(
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
     ...(recorder ? { explain: recorder } : {}),
   };
+  if (opts.check) env.check = opts.check.begin(env);
   const prog = compile(ir, env);
+  opts.check?.compiled(prog);
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
   if (timing) Object.assign(env.observer as object, timing.observer);
   const stats = runGrid(prog, env, {
@@ -170,6 +182,7 @@ export function runLaunch(
     quantum: opts.quantum,
     maxWarpInstructions: opts.maxWarpInstructions,
   });
+  opts.check?.end();
   const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)

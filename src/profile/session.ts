@@ -21,7 +21,7 @@ import { ProgramApi } from '../runtime/programApi.js';
 import { Runtime, type KernelRun } from '../runtime/runtime.js';
 import type { Timeline } from '../runtime/timeline.js';
 import { finishResult } from './finish.js';
-import { buildKernel, checkLaunch, launchConfig, resolveScalars, runLaunch } from './launch.js';
+import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, runLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 
 export interface SessionOptions {
@@ -41,6 +41,8 @@ export interface SessionOptions {
   hwQueues?: number;
   /** `--explain`: the memory instructions of profiled launches whose lanes to capture (absent: none) */
   explain?: (loc: SourceLoc) => boolean;
+  /** `warpsight check`: observes every launch, profiled or not (absent: none) */
+  check?: LaunchCheck;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -251,6 +253,7 @@ export class Session {
       timing,
       ...(onBlock ? { onBlock } : {}),
       ...(explain ? { explain } : {}),
+      ...(o.check ? { check: o.check } : {}),
     });
     if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
     return { out, occ, cache: this.memsys.endLaunch() };
