@@ -312,7 +312,9 @@ class LaunchState implements AccessCheck {
     }
     if (!info.write) return;
     if (released) {
-      if (info.rmw && loc && loc.block === s.blockLinear) join(loc.vc, released.vc);
+      // an RMW continues the release sequence: what earlier releasers published stays published (when
+      // both are device-wide; a block-scope release is only for its own block, and replaces)
+      if (info.rmw && loc && (loc.block === s.blockLinear || (loc.scope >= SCOPE_CODE.gpu && released.scope >= SCOPE_CODE.gpu))) join(loc.vc, released.vc);
       else this.sync.set(key, { vc: copyClock(released.vc), scope: released.scope, block: s.blockLinear });
     } else if (!info.rmw) this.sync.delete(key);
   }
