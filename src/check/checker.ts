@@ -37,7 +37,7 @@ import { fixFor, messageFor } from './explain.js';
 import { pollingLoads } from './polling.js';
 import { SCOPE_CODE, SCOPE_OF_CODE, includes, morallyStrong, narrower } from './scopes.js';
 import {
-  F, InitBits, R1_AGENT, R1_CLOCK, R1_INFO, R2_AGENT, R2_CLOCK, R2_INFO, SHADOW_PAGE_BYTES, SHADOW_WORDS, ShadowBudget, ShadowSpace, W_AGENT, W_CLOCK, W_INFO,
+  F, InitBits, R1_AGENT, R1_CLOCK, R2_AGENT, SHADOW_PAGE_BYTES, SHADOW_WORDS, ShadowBudget, ShadowSpace, W_AGENT, W_CLOCK, W_INFO,
   infoLane, infoMask, infoPoll, infoScope, infoSlot, packInfo,
 } from './shadow.js';
 
@@ -97,6 +97,8 @@ export class Checker implements LaunchCheck {
   private readonly init = new Map<Allocation, InitBits>();
   private readonly whole = new Set<Allocation>();
   private launch = -1;
+  /** every launch checked, profiled or not (a graph's replays too), in order */
+  readonly launches: { kernel: string; grid: [number, number, number]; block: [number, number, number] }[] = [];
   private state: LaunchState | null = null;
   /** the largest number of shadow pages any launch held */
   peakShadowBytes = 0;
@@ -126,6 +128,7 @@ export class Checker implements LaunchCheck {
 
   begin(env: ExecEnv): AccessCheck {
     this.launch++;
+    this.launches.push({ kernel: env.kernel.name, grid: [...env.grid], block: [...env.block] });
     const st = new LaunchState(this, env, this.launch, new ShadowBudget(Math.max(1, Math.floor(this.opts.shadowBytes / SHADOW_PAGE_BYTES))));
     this.state = st;
     return st;
@@ -368,6 +371,7 @@ class LaunchState implements AccessCheck {
     const vc = s.vc;
     const me = s.agent;
     const now = vc.get(me) as number;
+    const poll = info.poll && read;
     for (let word = off >> 2, last = (off + size - 1) >> 2; word <= last; word++) {
       const lo = Math.max(off, word * 4) - word * 4;
       const hi = Math.min(off + size, word * 4 + 4) - word * 4;
@@ -375,38 +379,57 @@ class LaunchState implements AccessCheck {
       const page = shadow.page(word);
       if (page === null) return;
       const at = (word & (SHADOW_WORDS - 1)) * F;
-      const info2 = packInfo(slot, lane, mask, info.scope, info.poll && read);
-      const conflict = (agentField: number, clockField: number, infoField: number, wasWrite: boolean): boolean => {
-        const agent = (page[at + agentField] as number) - 1;
-        if (agent < 0 || agent === me) return false;
-        const rec = page[at + infoField] as number;
-        if ((infoMask(rec) & mask) === 0) return false;
-        if (covers(vc, agent, page[at + clockField] as number)) return false;
-        const theirBlock = Math.floor(agent / this.warpsPerBlock);
-        if (morallyStrong(infoScope(rec), theirBlock, info.scope, s.blockLinear)) return false;
-        const kind: FindingKind =
-          infoScope(rec) !== 0 && info.scope !== 0 ? 'scope-race' : (!wasWrite && infoPoll(rec)) || (read && info.poll) ? 'plain-flag-poll' : 'data-race';
-        this.report(kind, space, { agent, info: rec, wasWrite }, s, slot, lane, addr, off, alloc, read, write, info.scope);
-        return true;
-      };
       if (write) {
         // a race is reported once per word and access: the first conflicting record tells it
-        if (!conflict(W_AGENT, W_CLOCK, W_INFO, true) && !conflict(R1_AGENT, R1_CLOCK, R1_INFO, false)) conflict(R2_AGENT, R2_CLOCK, R2_INFO, false);
-      } else if (read) conflict(W_AGENT, W_CLOCK, W_INFO, true);
-      if (write) {
+        if (!this.conflict(page, at + W_AGENT, true, s, mask, slot, lane, addr, off, alloc, space, read, write, info))
+          if (!this.conflict(page, at + R1_AGENT, false, s, mask, slot, lane, addr, off, alloc, space, read, write, info))
+            this.conflict(page, at + R2_AGENT, false, s, mask, slot, lane, addr, off, alloc, space, read, write, info);
         page[at + W_AGENT] = me + 1;
         page[at + W_CLOCK] = now;
-        page[at + W_INFO] = info2;
+        page[at + W_INFO] = packInfo(slot, lane, mask, info.scope, poll);
         page[at + R1_AGENT] = 0;
         page[at + R2_AGENT] = 0;
       } else if (read) {
+        this.conflict(page, at + W_AGENT, true, s, mask, slot, lane, addr, off, alloc, space, read, write, info);
         const r1 = (page[at + R1_AGENT] as number) - 1;
-        const slotAt = r1 < 0 || r1 === me || covers(vc, r1, page[at + R1_CLOCK] as number) ? R1_AGENT : R2_AGENT;
-        page[at + slotAt] = me + 1;
-        page[at + slotAt + 1] = now;
-        page[at + slotAt + 2] = info2;
+        const to = at + (r1 < 0 || r1 === me || covers(vc, r1, page[at + R1_CLOCK] as number) ? R1_AGENT : R2_AGENT);
+        page[to] = me + 1;
+        page[to + 1] = now;
+        page[to + 2] = packInfo(slot, lane, mask, info.scope, poll);
       }
     }
+  }
+
+  /**
+   * whether the record at `rec` (agent, clock, info) conflicts with this access: another warp, the
+   * same bytes, not ordered before it, not a morally strong pair; reported when it does
+   */
+  private conflict(
+    page: Int32Array,
+    rec: number,
+    wasWrite: boolean,
+    s: WarpSync,
+    mask: number,
+    slot: number,
+    lane: number,
+    addr: number,
+    off: number,
+    alloc: Allocation | null,
+    space: 'global' | 'shared',
+    read: boolean,
+    write: boolean,
+    info: SlotInfo,
+  ): boolean {
+    const agent = (page[rec] as number) - 1;
+    if (agent < 0 || agent === s.agent) return false;
+    const their = page[rec + 2] as number;
+    if ((infoMask(their) & mask) === 0) return false;
+    if (covers(s.vc, agent, page[rec + 1] as number)) return false;
+    const theirBlock = Math.floor(agent / this.warpsPerBlock);
+    if (morallyStrong(infoScope(their), theirBlock, info.scope, s.blockLinear)) return false;
+    const kind: FindingKind = infoScope(their) !== 0 && info.scope !== 0 ? 'scope-race' : (!wasWrite && infoPoll(their)) || (read && info.poll) ? 'plain-flag-poll' : 'data-race';
+    this.report(kind, space, { agent, info: their, wasWrite }, s, slot, lane, addr, off, alloc, read, write, info.scope);
+    return true;
   }
 
   private report(

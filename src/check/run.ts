@@ -56,10 +56,8 @@ export async function checkFile(req: CheckRequest): Promise<CheckReport> {
     },
   });
   checker = new Checker(session.mem, { shadowBytes });
-  const launches: CheckReport['launches'] = [];
   for (const d of chosen) {
     const g = guardDefinition(d, display);
-    const first = session.results.length;
     try {
       if (g.kind === 'kernel') session.runKernel(g);
       else session.runProgram(g);
@@ -67,7 +65,6 @@ export async function checkFile(req: CheckRequest): Promise<CheckReport> {
       // memcheck's faults are findings; a deadlock, a runaway loop or a bad file stay errors
       if (!(e instanceof KernelFault) || !checker.fault(e)) throw e;
     }
-    for (const r of session.results.slice(first)) launches.push({ kernel: r.name, grid: r.launch.grid, block: r.launch.block });
   }
   const tools = req.tools ?? CHECK_TOOLS;
   const findings = checker.findings.filter((f) => tools.includes(f.tool));
@@ -78,7 +75,7 @@ export async function checkFile(req: CheckRequest): Promise<CheckReport> {
     file: display,
     device: arch.name,
     tools: [...tools],
-    launches,
+    launches: checker.launches,
     findings,
     summary: { errors: findings.length, byTool },
     shadow: { budgetBytes: shadowBytes, peakBytes: checker.peakShadowBytes },
