@@ -148,7 +148,47 @@ export interface Arch {
    * Absent: the smallest carveout that does not limit occupancy.
    */
   carveoutPolicy?: CarveoutPolicy;
+  /** costs of fences, L1 invalidations and sleeps (timing model; absent: the H200's, DEFAULT_MEMORY_MODEL) */
+  memoryModel?: MemoryModelCosts;
 }
+
+/** what the memory model's instructions cost, in SM cycles (test/fidelity/probes/memmodel on the H200) */
+export interface MemoryModelCosts {
+  /** MEMBAR.{SC,ALL}.CTA */
+  membarCta: number;
+  /** MEMBAR.{SC,ALL}.GPU with no write in flight, until the next memory instruction may issue */
+  membarGpu: number;
+  /** with writes in flight, a gpu or sys MEMBAR ends no earlier than this long after the last is acknowledged */
+  membarDrain: number;
+  /** MEMBAR.{SC,ALL}.SYS */
+  membarSys: number;
+  /** a fence's CCTL.IVALL right behind its MEMBAR */
+  ivallAfterMembar: number;
+  /** CCTL.IVALL after an acquire load */
+  ivall: number;
+  /** the shortest NANOSLEEP (of 0 ns) */
+  nanosleepMinCycles: number;
+  /** cycles a NANOSLEEP takes beyond the time it sleeps */
+  nanosleepOverheadCycles: number;
+  /** sleeps up to this many ns are as asked; longer ones round up to a power of two ns */
+  nanosleepExactNs: number;
+  /** the longest sleep, ns */
+  nanosleepMaxNs: number;
+}
+
+/** the H200's (test/fidelity/probes/memmodel/memmodel_probe_h200.csv; sources in src/arch/data/h200.ts) */
+export const DEFAULT_MEMORY_MODEL: MemoryModelCosts = {
+  membarCta: 9,
+  membarGpu: 470,
+  membarDrain: 306,
+  membarSys: 1074,
+  ivallAfterMembar: 85,
+  ivall: 2,
+  nanosleepMinCycles: 87,
+  nanosleepOverheadCycles: 12,
+  nanosleepExactNs: 1024,
+  nanosleepMaxNs: 1_000_000,
+};
 
 /** The driver's default carveout choice as numbers (see `driverCarveout`). */
 export interface CarveoutPolicy {

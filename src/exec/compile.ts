@@ -3,13 +3,14 @@
  * instructions that drive each warp's reconvergence stack, and every instruction becomes one closure
  * (arithmetic ones generated JavaScript, see codegen.ts). Compiled once per launch.
  */
-import type { Instr, KernelIR, Operand, SpecialReg, Storage, ValueType } from '../ir/types.js';
+import type { Instr, KernelIR, MemScope, Operand, SpecialReg, Storage, ValueType } from '../ir/types.js';
+import { fenceSlots, genGlobalTimer, genInvalidateL1, genNanosleep, type MemModelRole, semSlots, strongOpcode, syncScope, withTimedVisibility } from './memoryModel.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
 import { wideChoices, wideExtras } from './wideInt.js';
 import type { ExecEnv } from './env.js';
-import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
+import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, readScalar } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
@@ -21,6 +22,8 @@ export type InstrClass =
   /** LDGSTS (cp.async): a global load whose data goes to shared memory */
   | 'ldgsts'
   | 'branch' | 'exit' | 'bar' | 'warp' | 'membar'
+  /** ERRBAR, CGAERRBAR, CCTL.IVALL, NANOSLEEP: the memory model's other instructions (memoryModel.ts) */
+  | 'misc'
   /** bookkeeping with no SASS counterpart (stack pops): not counted */
   | 'pseudo';
 
@@ -35,6 +38,10 @@ export interface InstrMeta {
   bytes: number;
   /** the IR instruction this slot was lowered from (branches: their if/loop), for the timing model's register dependences */
   instr?: Instr;
+  /** a fence's, L1 invalidation's or sleep's part in the memory model (timing model) */
+  mm?: MemModelRole;
+  /** a strong (atomic or volatile) global access: the scope it synchronises at */
+  sync?: MemScope;
 }
 
 export interface Program {
@@ -164,13 +171,15 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       const b = elemBytes(i.elem);
       const signedNarrow = i.elem.tag === 'scalar' && (i.elem.kind === 'i8' || i.elem.kind === 'i16');
       if (i.space === 'shared') return { opcode: `LDS${memSuffix(b, signedNarrow)}`, cls: 'lds', bytes: b };
-      const strong = i.cache === 'strong' || i.cache === 'cv' ? '.STRONG.GPU' : '';
+      const so = strongOpcode(i, memSuffix(b, signedNarrow));
+      if (so) return { opcode: so, cls: 'ldg', bytes: b };
+      const strong = i.cache === 'cv' ? '.STRONG.GPU' : '';
       return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}`, cls: 'ldg', bytes: b };
     }
     case 'st': {
       const b = elemBytes(i.elem);
       if (i.space === 'shared') return { opcode: `STS${memSuffix(b, false)}`, cls: 'sts', bytes: b };
-      return { opcode: `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
+      return { opcode: strongOpcode(i, memSuffix(b, false)) ?? `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
     }
     case 'cpasync': {
       const b = elemBytes(i.elem);
@@ -181,7 +190,7 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     case 'atom': {
       const b = elemBytes(i.type);
       const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
-      return { opcode: `${base}.${i.fn.toUpperCase()}`, cls: i.space === 'shared' ? 'atoms' : 'atom', bytes: b };
+      return { opcode: strongOpcode(i, '') ?? `${base}.${i.fn.toUpperCase()}`, cls: i.space === 'shared' ? 'atoms' : 'atom', bytes: b };
     }
     case 'bar':
       return { opcode: i.mode === 'sync' ? 'BAR.SYNC' : 'BAR.ARV', cls: 'bar', bytes: 0 };
@@ -200,7 +209,11 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     case 'l2discard':
       return { opcode: 'CCTL.E.RML2', cls: 'l2hint', bytes: 0 };
     case 'membar':
-      return { opcode: `MEMBAR.${i.scope.toUpperCase()}`, cls: 'membar', bytes: 0 };
+      return { opcode: `MEMBAR.${i.order === 'acq_rel' ? 'ALL' : 'SC'}.${i.scope.toUpperCase()}`, cls: 'membar', bytes: 0 };
+    case 'nanosleep':
+      return { opcode: 'NANOSLEEP', cls: 'misc', bytes: 0 };
+    case 'globaltimer':
+      return { opcode: 'CS2R', cls: 'move', bytes: 0 };
     case 'return':
       return { opcode: 'EXIT', cls: 'exit', bytes: 0 };
     default:
@@ -409,6 +422,17 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     }
   };
 
+  /** the memory model's extra SASS around an instruction: no registers of their own (no `instr`) */
+  const invalidate = genInvalidateL1(env);
+  const extras = (i: Instr, list: readonly { opcode: string; mm: MemModelRole }[]): void => {
+    for (const x of list) {
+      const m = meta(i, true, x.opcode, x.mm.role === 'membar' ? 'membar' : 'misc');
+      delete m.instr;
+      m.mm = x.mm;
+      emit(x.mm.role === 'ivall' ? invalidate : () => {}, m);
+    }
+  };
+
   const lowerOne = (i: Instr, tail: boolean): void => {
     const index = slots.length;
     const arith = genArith(i, layout);
@@ -431,10 +455,31 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       }
       case 'ld':
       case 'st':
-        emit(i.space === 'shared' ? genSharedAccess(i, index, env, layout) : genGlobalAccess(i, index, env, layout), meta(i));
+      case 'atom': {
+        // an atomic access with an order: its fences and L1 invalidation around it (memoryModel.ts)
+        const around = i.sem ? semSlots(i.op, i.sem) : { pre: [], post: [] };
+        extras(i, around.pre);
+        const at = slots.length;
+        if (i.op === 'atom') emit(genAtomic(i, at, env), meta(i));
+        else if (i.space === 'shared') emit(genSharedAccess(i, at, env, layout), meta(i));
+        else {
+          const run = genGlobalAccess(i, at, env, layout);
+          const scope = syncScope(i);
+          emit(scope ? withTimedVisibility(i, run, env, (addr) => readScalar(env, addr, i.elem)) : run, meta(i));
+        }
+        const scope = syncScope(i);
+        if (scope) (slots[at] as Slot).meta.sync = scope;
+        extras(i, around.post);
         return;
-      case 'atom':
-        emit(genAtomic(i, index, env), meta(i));
+      }
+      case 'nanosleep': {
+        const m = meta(i);
+        m.mm = { role: 'sleep' };
+        emit(genNanosleep(i, env), m);
+        return;
+      }
+      case 'globaltimer':
+        emit(genGlobalTimer(i, env), meta(i));
         return;
       case 'cpasync':
         emit(genCpAsync(i, index, env, layout), meta(i));
@@ -452,7 +497,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
         emit(genL2Line(i, env), meta(i));
         return;
       case 'membar':
-        emit(() => {}, meta(i));
+        extras(i, fenceSlots(i.scope, i.order ?? 'sc'));
         return;
       case 'shfl':
         emit(genShfl(i, env), meta(i));

@@ -8,6 +8,7 @@ import type { DeviceMemory } from '../memory/deviceMemory.js';
 import type { InstrCounters } from './counters.js';
 import type { ExplainRecorder } from './explain.js';
 import type { Warp } from './warp.js';
+import type { SyncVersions } from './memoryModel.js';
 
 export type Dim3 = [number, number, number];
 export type { AccessOutcome, GlobalAccess, MemOp } from '../memory/hierarchy.js';
@@ -18,6 +19,8 @@ export interface MemorySystem {
   discardL2(lineAddress: number): void;
   /** a scheduler round ended: every resident warp took a turn (about one memory latency) */
   endRound?(): void;
+  /** CCTL.IVALL: the SM's L1 drops every global line (an acquire at gpu or sys scope) */
+  invalidateL1?(sm: number): void;
 }
 
 /** hooks for the timing model; called only when set */
@@ -29,6 +32,18 @@ export interface ExecObserver {
    * wavefronts as `sectors` (and no lines)
    */
   memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number): void;
+  /** the warp's clock (cycles): when its next instruction may issue */
+  clockOf?(w: Warp): number;
+  /** the issue cycle of the warp's latest instruction (the one executing now) */
+  now?(w: Warp): number;
+  /** when the warp's latest global request reached the L2 (cycles) */
+  atL2?(w: Warp): number;
+  /** the earliest clock of the warps that can issue, other than `w` (Infinity when none) */
+  minRunningClock?(w: Warp): number;
+  /** the warp sleeps (NANOSLEEP) for `ns` nanoseconds as the arch rounds them */
+  sleep?(w: Warp, ns: number): void;
+  /** cycles → the GPU's global timer in nanoseconds */
+  timerNs?(cycles: number): number;
 }
 
 /**
@@ -65,4 +80,11 @@ export interface ExecEnv {
   explain?: ExplainRecorder | null;
   /** `warpsight check`: the access observer (absent: none, at no cost) */
   check?: AccessCheck | null;
+  /**
+   * the scheduler asks before a warp's turn: true holds it back this round (a warp that polls memory
+   * waits while it is ahead in time of the warps that could write what it polls; memoryModel.ts)
+   */
+  hold?(w: Warp): boolean;
+  /** timed visibility of strongly written locations (memoryModel.ts); absent without a timing model */
+  syncVersions?: SyncVersions;
 }

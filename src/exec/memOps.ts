@@ -4,7 +4,7 @@
  * cache hierarchy for global memory, wavefronts for shared memory.
  */
 import { KernelFault } from '../errors.js';
-import type { Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
+import type { ElemType, Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
 import { Coalescer, distinctLines, idealSectors } from '../memory/coalesce.js';
 import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
@@ -561,4 +561,16 @@ export function genL2Line(i: L2Instr, env: ExecEnv): Exec {
       else env.memsys.discardL2(line);
     }
   };
+}
+
+/** the scalar at a global address now (for the memory model's record of what a strong store replaces) */
+export function readScalar(env: ExecEnv, addr: number, elem: ElemType): number | bigint {
+  if (elem.tag !== 'scalar') return 0;
+  const size = elemBytes(elem);
+  const alloc = env.mem.find(addr, size);
+  if (!alloc || addr % size !== 0) return 0;
+  const { view, shift } = viewOf(elem.kind);
+  const off = addr - alloc.base;
+  const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(off & (PB - 1), size);
+  return page[view][(off & (PB - 1)) >> shift] as number | bigint;
 }

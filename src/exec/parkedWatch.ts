@@ -93,11 +93,15 @@ export class ParkedWatch {
     const k = this.kept[id];
     if (k !== undefined && k.block !== w.blockLinear) this.interval[id] = PARK_INTERVAL;
     this.next[id] = w.steps + (this.interval[id] as number);
-    if (k !== undefined && k.writes === writes && k.block === w.blockLinear) {
+    // a warp that read a value whose newer write is not visible yet (memoryModel.ts) waits for time, not for a write
+    const waitsForTime = w.readOld;
+    w.readOld = false;
+    if (!waitsForTime && k !== undefined && k.writes === writes && k.block === w.blockLinear) {
       if (k.pc !== w.pc && ++k.misses <= MAX_MISSES) return;
       if (k.pc === w.pc && this.same(k, w)) {
         if (this.parkedAt[id] !== writes) this.newly = true;
         this.parkedAt[id] = writes;
+        w.parked = true;
         return;
       }
     }
@@ -105,6 +109,7 @@ export class ParkedWatch {
     if (k !== undefined) this.interval[id] = Math.min(PARK_INTERVAL_MAX, 2 * (this.interval[id] as number));
     this.keep(w, writes);
     this.parkedAt[id] = -1;
+    w.parked = false;
   }
 
   private keep(w: Warp, writes: number): void {

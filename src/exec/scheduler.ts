@@ -353,10 +353,16 @@ export function runGrid(prog: Program, env: ExecEnv, opts: RunOptions): RunStats
   };
 
   /** one turn for each running warp of the block; false when none could run */
+  const hold = env.hold;
   const runBlock = (b: BlockSlot): boolean => {
     let progressed = false;
     for (const w of b.warps) {
       if (w.state !== WarpState.Running) continue;
+      // a polling warp ahead in time waits (memoryModel.ts); it is not stuck: the warps behind it run
+      if (hold !== undefined && hold(w)) {
+        progressed = true;
+        continue;
+      }
       runWarp(w, opts.quantum);
       progressed = true;
     }

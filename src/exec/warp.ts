@@ -68,6 +68,12 @@ export class Warp {
   sm = 0;
   /** 1 while the warp's turn began after a wait for a global load (set by the scheduler) */
   afterLoad = 0;
+  /** the warp's last turn polled memory (a strong load): it waits for time to catch up (ExecEnv.hold) */
+  polled = false;
+  /** the parked watch last found the warp spinning without effect (parkedWatch.ts) */
+  parked = false;
+  /** a strong load read a value that a store not yet visible in time has replaced (memoryModel.ts) */
+  readOld = false;
   /** barrier the warp waits at: id, expected thread count (0 = whole block), arrival mask */
   barId = 0;
   barCount = 0;
@@ -152,6 +158,9 @@ export class Warp {
     this.psp = 0;
     this.steps = 0;
     this.afterLoad = 0;
+    this.polled = false;
+    this.parked = false;
+    this.readOld = false;
   }
 
   /**

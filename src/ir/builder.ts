@@ -5,6 +5,8 @@
  */
 import { UserError } from '../errors.js';
 import { callerLoc } from './sourceLoc.js';
+// atomics.ts uses this module's classes only inside its methods: the import cycle is safe
+import { AtomicRef } from './atomics.js';
 import type {
   AccessProperty,
   AtomOp,
@@ -13,6 +15,9 @@ import type {
   CompareOp,
   ElemType,
   Instr,
+  MemOrder,
+  MemScope,
+  MemSemantics,
   KernelIR,
   Operand,
   ParamDecl,
@@ -136,6 +141,36 @@ export class PtrVal extends Val {
 export interface MemOpts {
   /** PTX cache operator (ld: ca cg cs lu cv; st: wb cg cs wt) or 'strong' (volatile) */
   cache?: CacheOp;
+  /** a `volatile` access (ld.volatile / st.volatile: relaxed at system scope, never cached in L1) */
+  volatile?: boolean;
+  /** an atomic load or store (ld.relaxed/acquire.scope, st.relaxed/release.scope); k.atomicRef builds these */
+  sem?: MemSemantics;
+}
+
+/** cuda::thread_scope names, as atomic_ref<T, Scope> and atomic_thread_fence take them, and PTX's own */
+export type ThreadScope = 'block' | 'device' | 'system' | MemScope;
+
+/** cuda::thread_scope_block/device/system → PTX .cta/.gpu/.sys */
+export function memScope(s: ThreadScope, loc: SourceLoc): MemScope {
+  switch (s) {
+    case 'block':
+    case 'cta':
+      return 'cta';
+    case 'device':
+    case 'gpu':
+      return 'gpu';
+    case 'system':
+    case 'sys':
+      return 'sys';
+    default:
+      throw irError(loc, `unknown thread scope '${String(s)}': use 'block', 'device' or 'system' (cuda::thread_scope_*)`);
+  }
+}
+
+const ORDERS: readonly MemOrder[] = ['relaxed', 'acquire', 'release', 'acq_rel', 'seq_cst'];
+export function checkOrder(o: MemOrder, loc: SourceLoc): MemOrder {
+  if (!ORDERS.includes(o)) throw irError(loc, `unknown memory order '${String(o)}': use ${ORDERS.map((x) => `'${x}'`).join(', ')} (cuda::std::memory_order_*)`);
+  return o;
 }
 
 /** the components of a 64/128-bit vector load */
@@ -493,7 +528,9 @@ export class KernelBuilder {
     const elem = t.elem;
     const scalars: ScalarType[] = elem.tag === 'vec' ? Array.from({ length: elem.n }, () => elem.elem) : [elem];
     const dsts = scalars.map((s) => this.newReg(s, false, loc));
-    this.emit({ op: 'ld', space: t.space, dsts, elem, addr: this.use(addr, loc), cache: opts?.cache ?? 'ca', property: t.property ?? { kind: 'global' }, loc });
+    this.checkSem(t, opts, loc);
+    const cache = opts?.volatile || opts?.sem ? 'strong' : (opts?.cache ?? 'ca');
+    this.emit({ op: 'ld', space: t.space, dsts, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), loc });
     const vals = dsts.map((d, i) => this.wrap(d, scalars[i] as ScalarType));
     return elem.tag === 'vec' ? new VecVal(vals) : (vals[0] as Val);
   }
@@ -517,11 +554,23 @@ export class KernelBuilder {
       if (!sameType(pv.type, elem)) throw irError(loc, `type error: storing ${typeName(pv.type)} through a pointer to ${typeName(elem)}`);
       values = [this.use(pv, loc)];
     }
-    this.emit({ op: 'st', space: t.space, values, elem, addr: this.use(addr, loc), cache: opts?.cache ?? 'wb', property: t.property ?? { kind: 'global' }, loc });
+    this.checkSem(t, opts, loc);
+    const cache = opts?.volatile || opts?.sem ? 'strong' : (opts?.cache ?? 'wb');
+    this.emit({ op: 'st', space: t.space, values, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), loc });
   }
 
-  atomic(fn: AtomOp, addr: PtrVal, a: ValLike, b: ValLike | undefined, returns: boolean): Val | undefined {
+  /** volatile and atomic accesses: a scalar in global or shared memory, no cache operator (PTX: "no cache ops") */
+  private checkSem(t: PtrType, opts: MemOpts | undefined, loc: SourceLoc): void {
+    if (!opts?.sem && !opts?.volatile) return;
+    const what = opts.sem ? `an atomic ${opts.sem.order} access` : 'a volatile access';
+    if (opts.cache !== undefined && opts.cache !== 'strong') throw irError(loc, `${what} takes no cache operator (got '${opts.cache}'): PTX allows none on ld/st.volatile, .relaxed, .acquire or .release`);
+    if (t.space === 'local') throw irError(loc, `${what} to local memory: atomic and volatile accesses are to global or shared memory`);
+    if (opts.sem && t.elem.tag !== 'scalar') throw irError(loc, `${what} of ${typeName(t.elem)}: atomic loads and stores are of one scalar`);
+  }
+
+  atomic(fn: AtomOp, addr: PtrVal, a: ValLike, b: ValLike | undefined, returns: boolean, sem?: MemSemantics): Val | undefined {
     const loc = callerLoc();
+    if (sem && addr.ptrType.space === 'local') throw irError(loc, 'an atomic on local memory: atomics are to global or shared memory');
     const t = addr.ptrType;
     if (t.elem.tag !== 'scalar') throw irError(loc, 'atomics need a scalar element');
     const et = t.elem;
@@ -529,7 +578,7 @@ export class KernelBuilder {
     if (!sameType(va.type, et)) throw irError(loc, `type error: atomic ${fn} of ${typeName(va.type)} on ${et.kind}`);
     const vb = b === undefined ? undefined : this.toVal(b, et, loc);
     const dst = returns ? this.newReg(et, false, loc) : null;
-    this.emit({ op: 'atom', space: t.space, fn, dst, type: et, addr: this.use(addr, loc), a: this.use(va, loc), ...(vb ? { b: this.use(vb, loc) } : {}), property: t.property ?? { kind: 'global' }, loc });
+    this.emit({ op: 'atom', space: t.space, fn, dst, type: et, addr: this.use(addr, loc), a: this.use(va, loc), ...(vb ? { b: this.use(vb, loc) } : {}), property: t.property ?? { kind: 'global' }, ...(sem ? { sem } : {}), loc });
     return dst === null ? undefined : this.wrap(dst, et);
   }
 
@@ -747,8 +796,59 @@ export class KernelBuilder {
     this.emit({ op: 'activemask', dst, loc });
     return this.wrap(dst, u32);
   }
+  /** membar.cta / membar.gl / membar.sys: fence.sc at that scope */
   membar(scope: 'cta' | 'gpu' | 'sys'): void {
-    this.emit({ op: 'membar', scope, loc: callerLoc() });
+    const loc = callerLoc();
+    this.emit({ op: 'membar', scope: memScope(scope, loc), loc });
+  }
+  /**
+   * cuda::atomic_thread_fence(order, scope): seq_cst is fence.sc; acquire, release and acq_rel are
+   * fence.acq_rel (libcu++ on sm_70+); relaxed emits nothing
+   */
+  atomicThreadFence(order: MemOrder, scope: ThreadScope = 'system'): void {
+    const loc = callerLoc();
+    checkOrder(order, loc);
+    if (order === 'relaxed') return;
+    this.emit({ op: 'membar', scope: memScope(scope, loc), order: order === 'seq_cst' ? 'sc' : 'acq_rel', loc });
+  }
+  /** __threadfence_block(): fence.sc.cta */
+  threadfenceBlock(): void {
+    this.emit({ op: 'membar', scope: 'cta', loc: callerLoc() });
+  }
+  /** __threadfence(): fence.sc.gpu */
+  threadfence(): void {
+    this.emit({ op: 'membar', scope: 'gpu', loc: callerLoc() });
+  }
+  /** __threadfence_system(): fence.sc.sys */
+  threadfenceSystem(): void {
+    this.emit({ op: 'membar', scope: 'sys', loc: callerLoc() });
+  }
+  /** __nanosleep(ns): the warp sleeps about ns nanoseconds (at most ~1 ms; SASS NANOSLEEP) */
+  nanosleep(ns: ValLike): void {
+    const loc = callerLoc();
+    const v = this.toVal(ns, u32, loc);
+    if (!(v.type.tag === 'scalar' && (v.type.kind === 'u32' || v.type.kind === 'i32'))) throw irError(loc, `type error: __nanosleep takes a u32 count of nanoseconds, got ${typeName(v.type)}`);
+    this.emit({ op: 'nanosleep', ns: this.use(v, loc), loc });
+  }
+  /** %globaltimer: the GPU's nanosecond timer (u64), read each time (libcu++'s backoff measures with it) */
+  globalTimer(): Val {
+    const loc = callerLoc();
+    const dst = this.newReg(u64, false, loc);
+    this.emit({ op: 'globaltimer', dst, loc });
+    return this.wrap(dst, u64);
+  }
+  /**
+   * cuda::atomic_ref<T, scope>(*p): scoped atomic loads, stores, exchanges, compare-exchanges, fetch
+   * ops, and wait/notify as libcu++ implements them. The default scope is system, as for
+   * cuda::atomic_ref<T>; pass 'device' for cuda::thread_scope_device.
+   */
+  atomicRef(p: Ref | PtrVal, scope: ThreadScope = 'system'): AtomicRef {
+    const loc = callerLoc();
+    const addr = p instanceof Ref ? p.addr : p;
+    const t = this.expectPtr(addr, 'atomicRef');
+    if (t.elem.tag !== 'scalar' || t.elem.kind === 'pred' || elemBytes(t.elem) < 4) throw irError(loc, `atomicRef needs a 4- or 8-byte scalar element, got ${typeName(t.elem)}`);
+    if (t.space === 'local') throw irError(loc, 'atomicRef on local memory: atomics are to global or shared memory');
+    return new AtomicRef(this, addr, memScope(scope, loc));
   }
   /** cuda::apply_access_property on the 128-byte line holding p (prefetch.global.L2::evict_last/normal) */
   l2Prefetch(p: PtrVal, prop: 'persisting' | 'normal'): void {
@@ -826,4 +926,4 @@ export class PtrVar extends PtrVal {
   }
 }
 
-export { f32, f64, i32, u32, i64, u64, pred };
+export { f32, f64, i32, u32, i64, u64, pred };export { AtomicRef };

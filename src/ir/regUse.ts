@@ -48,6 +48,8 @@ export function readsOf(i: Instr): number[] {
     case 'l2prefetch':
     case 'l2discard':
       return regs(i.addr);
+    case 'nanosleep':
+      return regs(i.ns);
     default:
       return [];
   }
@@ -70,6 +72,7 @@ export function writesOf(i: Instr): number[] {
     case 'l2prefetch':
     case 'l2discard':
     case 'membar':
+    case 'nanosleep':
     case 'break':
     case 'return':
     case 'if':

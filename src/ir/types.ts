@@ -172,6 +172,10 @@ export type Instr =
   | (InstrBase & { op: 'l2discard'; addr: Operand })
   /** fence.sc / fence.acq_rel at a scope (membar.cta|gl|sys is fence.sc); `order` absent: sc */
   | (InstrBase & { op: 'membar'; scope: MemScope; order?: 'sc' | 'acq_rel' })
+  /** nanosleep.u32 ns (__nanosleep): the warp sleeps about `ns` nanoseconds (SASS NANOSLEEP) */
+  | (InstrBase & { op: 'nanosleep'; ns: Operand })
+  /** mov.u64 dst, %globaltimer (SASS CS2R SR_GLOBALTIMERLO): nanoseconds, read each time it executes */
+  | (InstrBase & { op: 'globaltimer'; dst: number })
   | (InstrBase & { op: 'break' })
   | (InstrBase & { op: 'return' })
   /** structured if/else; `predicated` compiles to predicated instructions without a branch (nvcc's if-conversion) */

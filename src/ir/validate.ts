@@ -121,6 +121,12 @@ export function validateKernel(ir: KernelIR): void {
         case 'l2discard':
           use(i, i.addr);
           break;
+        case 'nanosleep':
+          use(i, i.ns);
+          break;
+        case 'globaltimer':
+          def(i.dst);
+          break;
         case 'if':
           use(i, i.cond);
           walk(i.then);

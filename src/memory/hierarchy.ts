@@ -320,6 +320,11 @@ export class MemoryHierarchy {
     return out;
   }
 
+  /** CCTL.IVALL (an acquire at gpu/sys scope): the SM's L1 drops its lines */
+  invalidateL1(sm: number): void {
+    this.l1.invalidateSm(sm);
+  }
+
   /** cuda::apply_access_property / prefetch.global.L2::evict_last|evict_normal on one 128-B line */
   prefetchL2(lineAddress: number, prop: 'persisting' | 'normal'): void {
     this.combiner.flushAll();

@@ -161,6 +161,18 @@ export class L1Cache {
     return false;
   }
 
+  /**
+   * CCTL.IVALL: every line of one SM's L1 is dropped (an acquire at gpu or sys scope: the SM's L1s are
+   * not coherent with each other, so later loads must not hit what another SM may have overwritten)
+   */
+  invalidateSm(sm: number): void {
+    if (this.touchedSm[sm] !== 1 && !this.touchedAll) return;
+    const n = this.linesPerSm;
+    this.tag.fill(-1, sm * n, sm * n + n);
+    this.valid.fill(0, sm * n, sm * n + n);
+    this.stamp.fill(0, sm * n, sm * n + n);
+  }
+
   /** drop one line (atomics are performed in L2; an L1 copy would be stale) */
   invalidateLine(sm: number, line: number): void {
     const w = this.find(this.setBase(sm, line), line);

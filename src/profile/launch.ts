@@ -11,6 +11,7 @@ import type { AccessCheck, ExecEnv, MemorySystem } from '../exec/env.js';
 import type { Program } from '../exec/compile.js';
 import { ExplainRecorder } from '../exec/explain.js';
 import { runGrid } from '../exec/scheduler.js';
+import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
@@ -169,12 +170,18 @@ export function runLaunch(
     // the timing model needs the compiled program; compiled code holds this object, filled in below
     observer: opts.timing === false ? null : { issue: () => {}, memory: () => {} },
     ...(recorder ? { explain: recorder } : {}),
+    // strong stores' values become visible in time order (memoryModel.ts): needs the timing model's clocks
+    ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
   if (opts.check) env.check = opts.check.begin(env);
   const prog = compile(ir, env);
   opts.check?.compiled(prog);
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}) }) : null;
-  if (timing) Object.assign(env.observer as object, timing.observer);
+  if (timing) {
+    Object.assign(env.observer as object, timing.observer);
+    const hold = pollHold(timing.observer);
+    if (hold) env.hold = hold;
+  }
   const stats = runGrid(prog, env, {
     smCount: opts.arch.smCount,
     smOrder: opts.arch.smDispatchOrder,

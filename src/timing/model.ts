@@ -27,7 +27,7 @@
  * Cost per event: a typed-array lookup (warp id → dense index), a few typed-array reads/writes and one
  * or two calendar reservations.
  */
-import type { Arch } from '../arch/types.js';
+import { type Arch, DEFAULT_MEMORY_MODEL, type MemoryModelCosts } from '../arch/types.js';
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
@@ -69,6 +69,8 @@ const R_PIPE = 8;
 const R_BRANCH = 9;
 const R_MEMBAR = 10;
 const R_DRAIN = 11;
+const R_SLEEP = 15;
+
 
 export interface TimingLaunch {
   grid: [number, number, number];
@@ -130,6 +132,8 @@ export interface TimingParams {
   l2Slices: number;
   l2CyclesPerCycle: number;
   dramClockHz: number;
+  /** fences, L1 invalidations and sleeps */
+  mm: MemoryModelCosts;
 }
 
 export function timingParams(arch: Arch): TimingParams {
@@ -174,6 +178,7 @@ export function timingParams(arch: Arch): TimingParams {
     l2Slices: arch.l2SlicesActive,
     l2CyclesPerCycle: arch.l2ClockHz / clk,
     dramClockHz: arch.dramClockHz,
+    mm: arch.memoryModel ?? DEFAULT_MEMORY_MODEL,
   };
 }
 
@@ -195,8 +200,10 @@ const W_SCHED = 7;
 /** the barrier it waits at (record * 16 + id; -1 none) and the generation it arrived in */
 const W_BAR_KEY = 8;
 const W_BAR_GEN = 9;
+/** when its latest global request reached the L2 (the memory model's timed visibility) */
+const W_L2 = 10;
 /** then one ready time per register */
-const W_READY = 10;
+const W_READY = 11;
 
 // instruction kinds for the hot path
 const K_ALU = 0;
@@ -358,6 +365,21 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   // ---- static per-slot tables ----
   const kind = new Uint8Array(nSlots);
   for (let i = 0; i < nSlots; i++) kind[i] = kindOf(meta[i] as InstrMeta);
+  // the memory model's slots (memoryModel.ts): a fence's cost by scope, an L1 invalidation's
+  const MM_NONE = 0;
+  const MM_CTA = 1;
+  const MM_GPU = 2;
+  const MM_SYS = 3;
+  const MM_IVALL = 4;
+  const MM_IVALL_AFTER = 5;
+  const mmKind = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) {
+    const r = (meta[i] as InstrMeta).mm;
+    if (!r) mmKind[i] = MM_NONE;
+    else if (r.role === 'membar') mmKind[i] = r.scope === 'cta' ? MM_CTA : r.scope === 'gpu' ? MM_GPU : MM_SYS;
+    else if (r.role === 'ivall') mmKind[i] = r.afterMembar ? MM_IVALL_AFTER : MM_IVALL;
+  }
+  const MMC = P.mm;
   const deps: SlotDeps = slotDeps(meta);
   // the registers each slot reads and writes, flattened: slot s's are [at[s], at[s + 1]) of one array
   // (the hot path reads two typed arrays instead of one per slot)
@@ -404,6 +426,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const bJoined = new Int32Array(nRec);
   /** completion of the block's latest load that missed (in-flight fills other warps' hits wait for) */
   const bMiss = new Float64Array(nRec);
+  /** when the block's latest store is acknowledged by the L2: a gpu/sys fence waits for it (cumulativity through bar.sync) */
+  const bDrain = new Float64Array(nRec);
   const barOpen = new Float64Array(nRec * 16);
   const barGen = new Int32Array(nRec * 16);
   const barRel = new Float64Array(nRec * 16);
@@ -512,6 +536,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     bJoined[rec] = 0;
     startedBlocks++;
     bMiss[rec] = 0;
+    bDrain[rec] = 0;
     barOpen.fill(0, rec * 16, rec * 16 + 16);
     barGen.fill(0, rec * 16, rec * 16 + 16);
     if (launchAt < (smFirst[sm] as number)) smFirst[sm] = launchAt;
@@ -546,6 +571,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     ws[o + W_LAST] = t;
     ws[o + W_BAR_KEY] = -1;
     ws[o + W_DRAIN] = 0;
+    ws[o + W_L2] = t;
     // a loop: a handful of registers, where fill() costs a builtin call per warp
     for (let i = o + W_READY; i < o + W_STRIDE; i++) ws[i] = 0;
   };
@@ -695,9 +721,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         stall[R_DRAIN] = (stall[R_DRAIN] as number) + d - next;
         next = d;
       }
-    } else if (k === K_MEMBAR) {
-      stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + lat.l2;
-      next = ti + 1 + lat.l2;
+    } else if (k === K_MEMBAR || mmKind[pc] !== MM_NONE) {
+      // a fence: block scope costs a few cycles; gpu and sys scope wait for the block's writes in flight
+      // to be acknowledged (the warp's own, and through bar.sync the block's: cumulativity) and then
+      // take membarGpu; sys scope takes at least membarSys (memmodel probe: 1159 cycles flat)
+      const mk = mmKind[pc] as number;
+      let done = next;
+      if (mk === MM_CTA) done = ti + MMC.membarCta;
+      else if (mk === MM_GPU || mk === MM_SYS) {
+        const drain = bDrain[ws[o + W_REC] as number] as number;
+        done = Math.max(ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
+      } else if (mk === MM_IVALL_AFTER) done = ti + MMC.ivallAfterMembar;
+      else if (mk === MM_IVALL) done = ti + MMC.ivall;
+      else if (k === K_MEMBAR) done = ti + 1 + lat.l2;
+      if (done > next) {
+        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + done - next;
+        next = done;
+      }
     }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
       const r = writeRegs[j] as number;
@@ -757,6 +797,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       const toL2 = k === K_LDG ? n - l1Hit : n;
       const t2 = l2Cal.reserve(0, t1 + halfL2, toL2);
       lastL2 = t2;
+      ws[o + W_L2] = t2;
       done = Math.max(done, t2 + halfL2);
       // write-backs leave when the fill that evicted them arrives; they take DRAM time from later requests
       if (dramWb > 0) {
@@ -789,6 +830,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // a store is acknowledged once the L2 has taken it; the data's way to DRAM is the L2's business
       const ack = level >= 1 ? lastL2 : done;
       if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
+      const rec = ws[o + W_REC] as number;
+      if (ack > (bDrain[rec] as number)) bDrain[rec] = ack;
       if (done > (memEnd[0] as number)) memEnd[0] = done;
     }
     // the warp's issue is held back when its request waits too long in the memory queues
@@ -908,5 +951,39 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     return m;
   };
 
-  return { observer: { issue, memory }, finish };
+  // ---- the memory model's view of time (memoryModel.ts) ----
+  const clockOf = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_CLOCK] as number;
+  const now = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_LAST] as number;
+  const atL2 = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_L2] as number;
+  /** the earliest clock of the warps that can issue now (running, in their live block), `w` aside */
+  const minRunningClock = (w: Warp): number => {
+    let m = Infinity;
+    for (let wi = 0; wi < nWarps; wi++) {
+      const x = warpOf[wi] as Warp;
+      // a parked warp (spinning on what nobody writes) does not hold the others back
+      if (x === w || x.state !== WarpState.Running || x.parked) continue;
+      const o = wi * W_STRIDE;
+      if ((ws[o + W_REC] as number) < 0 || (x.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
+      const c = ws[o + W_CLOCK] as number;
+      if (c < m) m = c;
+    }
+    return m;
+  };
+  /**
+   * NANOSLEEP of `ns`: as the H200 sleeps (memmodel probe): up to nanosleepExactNs as asked, longer
+   * sleeps rounded up to a power of two, at most nanosleepMaxNs, never shorter than nanosleepMinCycles
+   */
+  const sleep = (w: Warp, ns: number): void => {
+    let t = Math.min(Math.max(0, ns), MMC.nanosleepMaxNs);
+    if (t > MMC.nanosleepExactNs) t = Math.min(MMC.nanosleepMaxNs, 2 ** Math.ceil(Math.log2(t)));
+    const cycles = Math.max(MMC.nanosleepMinCycles, (t * P.clockHz) / 1e9 + MMC.nanosleepOverheadCycles);
+    const wi = idOf(w);
+    const o = wi * W_STRIDE;
+    // the sleep starts at the NANOSLEEP's issue; the warp's clock is one past it
+    const over = (ws[o + W_LAST] as number) + cycles - (ws[o + W_CLOCK] as number);
+    if (over > 0) stallWarp(wi, R_SLEEP, over);
+  };
+  const timerNs = (cycles: number): number => (cycles * 1e9) / P.clockHz;
+
+  return { observer: { issue, memory, clockOf, now, atL2, minRunningClock, sleep, timerNs }, finish };
 }

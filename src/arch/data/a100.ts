@@ -4,7 +4,7 @@
  * the H200 is tagged [INFER].
  */
 import type { ArchSources } from '../sources.js';
-import type { Arch } from '../types.js';
+import { type Arch, DEFAULT_MEMORY_MODEL } from '../types.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -61,6 +61,7 @@ export const a100: Arch = {
   latency: { alu: 4, fma: 4, sfu: 16, shared: 30, l1Hit: 33, l2Hit: 206, dram: 536, branch: 8, barrier: 20, special: 20, constant: 12, fp64: 8, ctaLaunch: 121, blockRetire: 340, dramJitter: 300 },
   throughput: { l1BytesPerCyclePerSm: 128, l2BytesPerCycle: 3830, lsuInstPerCyclePerSm: 1, aduInstPerCyclePerSm: 0.5, fp32LanesPerSm: 64, fp64LanesPerSm: 32, sfuLanesPerSm: 16, sharedWavefrontsPerCyclePerSm: 1, dramEfficiency: 0.9, dramWriteCost: 2 },
   launchOverheadNs: 746,
+  memoryModel: { ...DEFAULT_MEMORY_MODEL },
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
 };
 
@@ -147,4 +148,14 @@ export const a100Sources: ArchSources = {
   'carveoutPolicy.blocksFactor': FROM_H200,
   'carveoutPolicy.blockWarpBudget': FROM_H200,
   'carveoutPolicy.capBytes': FROM_H200,
+  'memoryModel.membarCta': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarGpu': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarDrain': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarSys': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.ivallAfterMembar': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.ivall': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepMinCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepOverheadCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepExactNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepMaxNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
 };

@@ -4,7 +4,7 @@
  * compute capability), so SM-level behaviour is taken from the H200 and tagged [INFER].
  */
 import type { ArchSources } from '../sources.js';
-import type { Arch } from '../types.js';
+import { type Arch, DEFAULT_MEMORY_MODEL } from '../types.js';
 import { h200 } from './h200.js';
 
 const KiB = 1024;
@@ -33,6 +33,7 @@ export const h100: Arch = {
   latency: { ...h200.latency },
   throughput: { ...h200.throughput },
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
+  memoryModel: { ...DEFAULT_MEMORY_MODEL },
 };
 
 const SAME_SM = '[INFER] same GH100 SM and compute capability 9.0 as the H200 (hardware-rules.md §4.1 gives one sm_90 column for H100/H200)';
@@ -118,4 +119,14 @@ export const h100Sources: ArchSources = {
   'carveoutPolicy.blocksFactor': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,
   'carveoutPolicy.blockWarpBudget': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,
   'carveoutPolicy.capBytes': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,
+  'memoryModel.membarCta': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarGpu': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarDrain': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarSys': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.ivallAfterMembar': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.ivall': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepMinCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepOverheadCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepExactNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.nanosleepMaxNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
 };

@@ -5,7 +5,7 @@
  * sweep of launch configurations on an H200 with the same driver (580.159) kept in the occupancy tests.
  */
 import type { ArchSources } from '../sources.js';
-import type { Arch } from '../types.js';
+import { type Arch, DEFAULT_MEMORY_MODEL } from '../types.js';
 
 const KiB = 1024;
 
@@ -77,9 +77,11 @@ export const h200: Arch = {
   launchOverheadNs: 1700,
   blockBarriersPerSm: 64,
   carveoutPolicy: { blocksFactor: 2, blockWarpBudget: 32, capBytes: 132 * KiB },
+  memoryModel: { ...DEFAULT_MEMORY_MODEL },
 };
 
 const GT = 'groundtruth/h200';
+const MM = 'test/fidelity/probes/memmodel/memmodel_probe_h200.csv (one warp, clock64 around the instruction, median of 32, 1980 MHz)';
 const PROBE = 'test/fidelity/probes/timing_probe_h200.csv (timing_probe.cu under ncu on an H200, this session)';
 const SWEEP = 'ncu sweep of 2,942 launches on an H200, driver 580.159, ncu 2025.3.1 (launch__shared_mem_config_size and launch__occupancy_* of every block size 1-1024, 0-200 KB of shared memory, 11-212 registers, 0-16 barriers), all reproduced by src/arch/carveout.ts';
 
@@ -169,5 +171,15 @@ export const h200Sources: ArchSources = {
   blockBarriersPerSm: `[SRC] cuda_occupancy.h cudaOccMaxBlocksPerSMBlockBarrierLimit (2 x 32 blocks on cc 9); [OBS] ncu launch__occupancy_limit_barriers = 12 for 5 barriers (ws_cudadma_namedbar), 4/8/16/21 for 16/8/4/3 barriers in the ${SWEEP}`,
   'carveoutPolicy.blocksFactor': `[OBS] fitted: ${GT}/summary.json (all 120 launches) and the ${SWEEP}`,
   'carveoutPolicy.blockWarpBudget': `[OBS] fitted: ${GT}/summary.json (all 120 launches) and the ${SWEEP}`,
+  'memoryModel.membarCta': `[OBS] ${MM}: fence.sc.cta and fence.acq_rel.cta (MEMBAR.SC.CTA / MEMBAR.ALL.CTA) take 9-10 cycles with 0-32 of the warp's stores in flight`,
+  'memoryModel.membarGpu': `[OBS] ${MM}: the clock read behind fence.release.gpu (MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR) comes 306 cycles later, but a memory instruction behind it later still: a release store (the same + ST.E.STRONG.GPU) takes 550 where a relaxed one takes 49, and a seq_cst device load 809 where the acquire load takes 282 (fence.sc.gpu; CCTL.IVALL: 391 to the next clock read); 470 to the next memory instruction fits both (+85 for the CCTL.IVALL). pingpong_probe_h200.csv: a release store adds ~525 cycles to each one-way handoff (2316 vs 1268 per round trip)`,
+  'memoryModel.membarDrain': `[OBS] ${MM}: fence.release.gpu takes 432-500 cycles with 1-32 of the warp's coalesced stores in flight (306 without): about the stores' L2 arrival + 306; fence.sc.gpu 516-586 (391)`,
+  'memoryModel.membarSys': `[OBS] ${MM}: fence.sc.sys and fence.acq_rel.sys take 1159 cycles whatever is in flight (0-32 stores); minus the 85 of the CCTL.IVALL behind the MEMBAR`,
+  'memoryModel.ivallAfterMembar': `[OBS] ${MM}: fence.sc.gpu / fence.acq_rel.gpu (with CCTL.IVALL) take 391 cycles, fence.release.gpu (without) 306`,
+  'memoryModel.ivall': `[OBS] ${MM}: fence.acquire.gpu (CCTL.IVALL alone) takes 2 cycles; ld.acquire.gpu (LDG.E.STRONG.GPU + CCTL.IVALL) 282 = the L2 latency`,
+  'memoryModel.nanosleepMinCycles': `[OBS] ${MM}: __nanosleep(0) takes 87 cycles (77-89)`,
+  'memoryModel.nanosleepOverheadCycles': `[OBS] ${MM}: __nanosleep(100) 215 cycles (100 ns = 198), __nanosleep(1000) 1991 (1980)`,
+  'memoryModel.nanosleepExactNs': `[OBS] ${MM}: __nanosleep(10000) sleeps 16,361 ns and __nanosleep(100000) 131,053 ns: the next power of two (16,384 / 131,072); 1000 ns sleeps 1,005`,
+  'memoryModel.nanosleepMaxNs': '[DOC] PTX ISA nanosleep: "the sleep duration is approximated, but guaranteed to be in the interval [0, 2*t]"; the maximum sleep duration is 1 millisecond (shared/reference/runtime-system.md §9.3)',
   'carveoutPolicy.capBytes': `[OBS] fitted: ${GT}/summary.json (sh_ld_* and cp_pipeline_2stage got 132 KB, ws_baseline_syncthreads 164 KB) and the ${SWEEP}`,
 };
