@@ -27,8 +27,9 @@ import type { KernelFault } from '../errors.js';
 import type { Program } from '../exec/compile.js';
 import type { AccessCheck, ExecEnv } from '../exec/env.js';
 import type { Warp } from '../exec/warp.js';
-import type { Instr, MemOrder, Operand } from '../ir/types.js';
+import type { Instr, MemOrder, MemScope, Operand } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
+import { reportFileName } from '../report/explain.js';
 import type { Allocation, DeviceMemory } from '../memory/deviceMemory.js';
 import type { LaunchCheck } from '../profile/launch.js';
 import { type Clock, copyClock, covers, join } from './clocks.js';
@@ -219,7 +220,9 @@ class LaunchState implements AccessCheck {
   compiled(prog: Program): void {
     this.prog = prog;
     const polls = pollingLoads(prog.kernel.body);
-    this.infos = prog.meta.map((m) => (m.instr ? slotInfo(m.instr, m.opcode, polls) : null));
+    this.infos = prog.meta.map((m) =>
+      m.instr ? slotInfo(m.instr, m.opcode, polls) : m.mm?.role === 'membar' ? fenceInfo(m.mm.scope, m.opcode, m.file, m.line) : null,
+    );
   }
 
   // ---- synchronisation ---------------------------------------------------------------------
@@ -488,7 +491,7 @@ class LaunchState implements AccessCheck {
     const t = (agent % this.warpsPerBlock) * 32 + lane;
     const sc = SCOPE_OF_CODE[scope];
     return {
-      file: m?.file ?? '',
+      file: reportFileName(m?.file ?? ''),
       line: m?.line ?? 0,
       opcode: m?.opcode ?? '',
       access,
@@ -503,6 +506,11 @@ class LaunchState implements AccessCheck {
 function lanes(w: Warp, o: Operand): Float64Array {
   if ('reg' in o) return w.regs[o.reg] as Float64Array;
   return new Float64Array(32).fill(Number(o.imm));
+}
+
+/** a fence: the MEMBAR of fence.sc / fence.acq_rel (__threadfence*, atomic_thread_fence), or the one an access with release or seq_cst order starts with */
+function fenceInfo(scope: MemScope, opcode: string, file: string, line: number): SlotInfo {
+  return { op: 'membar', space: 'global', size: 0, addr: null, read: false, write: false, scope: SCOPE_CODE[scope], order: 'seq_cst', poll: false, rmw: false, from: null, opcode, file, line };
 }
 
 function slotInfo(i: Instr, opcode: string, polls: Set<Instr>): SlotInfo | null {
@@ -522,8 +530,6 @@ function slotInfo(i: Instr, opcode: string, polls: Set<Instr>): SlotInfo | null 
       return { ...base, op: 'atom', space: i.space, size: elemBytes(i.type), addr: i.addr, read: true, write: true, scope: SCOPE_CODE[i.sem?.scope ?? 'gpu'], order: i.sem?.order ?? 'relaxed', rmw: true };
     case 'cpasync':
       return { ...base, op: 'cpasync', space: 'shared', size: elemBytes(i.elem), addr: i.to, from: i.from, read: false, write: true, scope: 0, order: 'relaxed' };
-    case 'membar':
-      return { ...base, op: 'membar', space: 'global', size: 0, addr: null, read: false, write: false, scope: SCOPE_CODE[i.scope], order: 'seq_cst' };
     default:
       return null;
   }

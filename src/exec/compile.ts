@@ -677,7 +677,8 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   if (check)
     slots.forEach((s, at) => {
       const op = s.meta.instr?.op;
-      if (op !== 'ld' && op !== 'st' && op !== 'atom' && op !== 'cpasync' && op !== 'membar') return;
+      // a fence is its MEMBAR slot (the memory model's extra SASS, with no `instr` of its own)
+      if (op !== 'ld' && op !== 'st' && op !== 'atom' && op !== 'cpasync' && s.meta.mm?.role !== 'membar') return;
       const fn = s.fn as Exec;
       s.fn = (w: Warp) => {
         check.before(w, at);
