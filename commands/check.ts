@@ -29,7 +29,7 @@ Unlike compute-sanitizer's racecheck (shared memory only) it checks global memor
     param: Flags.string({ multiple: true, description: 'scalar kernel parameter, name=value (repeatable)' }),
     grid: Flags.string({ description: 'override the grid, x[,y[,z]] (a smaller grid checks faster: races between blocks need two of them)' }),
     block: Flags.string({ description: 'override the block, x[,y[,z]]' }),
-    'shadow-limit': Flags.integer({ min: 1, default: 1024, description: 'MiB of shadow memory the checker may hold; locations beyond it are not checked (a note says so)' }),
+    'shadow-limit': Flags.integer({ min: 1, default: 256, description: 'MiB of shadow memory the checker may hold; locations beyond it are not checked (a note says so)' }),
     output: Flags.string({ char: 'o', description: 'write the findings as JSON (schemas/check.schema.json) to this file' }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
   };

@@ -156,7 +156,7 @@ export class Checker implements LaunchCheck {
     this.state = null;
     if (e.kind !== 'out-of-bounds' && e.kind !== 'misaligned') return false;
     const m = /^(.*?):(\d+): /.exec(e.message);
-    const site: AccessSite = { file: m?.[1] ?? '', line: Number(m?.[2] ?? 0), opcode: '', access: /invalid \w+ read|misaligned/.test(e.message) ? 'read' : 'write', thread: [0, 0, 0], block: [0, 0, 0] };
+    const site: AccessSite = { file: reportFileName(m?.[1] ?? ''), line: Number(m?.[2] ?? 0), opcode: '', access: /invalid \w+ read|misaligned/.test(e.message) ? 'read' : 'write', thread: [0, 0, 0], block: [0, 0, 0] };
     const t = /thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)/.exec(e.message);
     if (t) {
       site.thread = [Number(t[1]), Number(t[2]), Number(t[3])];

@@ -7,7 +7,7 @@ const coords = (c: readonly number[]): string => `(${c.join(',')})`;
 
 function site(label: string, s: Site): string {
   const scope = s.scope ? ` ${s.scope}-scope` : '';
-  return `${P}     ${label} ${s.access}${scope} ${s.opcode} at ${escapeControl(s.file)}:${s.line} by thread ${coords(s.thread)} in block ${coords(s.block)}`;
+  return `${P}     ${label} ${s.access}${scope}${s.opcode ? ` ${s.opcode}` : ''} at ${escapeControl(s.file)}:${s.line} by thread ${coords(s.thread)} in block ${coords(s.block)}`;
 }
 
 function heading(f: Finding): string {

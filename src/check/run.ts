@@ -26,11 +26,11 @@ export interface CheckRequest {
   maxWarpInstructions?: number;
   /** the tools whose findings to report (default: all four) */
   tools?: readonly CheckTool[];
-  /** the shadow memory's budget in bytes (default 1 GiB) */
+  /** the shadow memory's budget in bytes (default 256 MiB) */
   shadowBytes?: number;
 }
 
-export const DEFAULT_SHADOW_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_SHADOW_BYTES = 256 * 1024 * 1024;
 
 export async function checkFile(req: CheckRequest): Promise<CheckReport> {
   const defs = await loadDefinitions(req.file);
