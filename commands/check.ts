@@ -10,7 +10,7 @@ export default class Check extends WarpsightCommand {
   static override description = `Runs every kernel (or program) of the file in the interpreter with an access observer and reports, each with both source lines, the threads and blocks, the address and its allocation, and the fix:
 - racecheck: conflicting accesses to shared or global memory (at least one a write, different warps) that no barrier (__syncthreads, named barriers with their counts) and no release/acquire pair or fence at a scope covering both threads orders; conflicting atomics whose scopes do not include each other's threads (a block-scope atomic used by two blocks) are a scope race;
 - synccheck: a plain (non-atomic, non-volatile) flag polled in a loop while another thread writes it;
-- initcheck: reads of device memory that no host copy, memset or kernel wrote (host.alloc without an initialiser, ctx.malloc), and of shared memory the block never wrote;
+- initcheck: reads of device memory that no host copy, memset or kernel wrote (a program's ctx.malloc / mallocAsync; host.alloc without an initialiser is zero-filled), and of shared memory the block never wrote;
 - memcheck: out-of-bounds and misaligned accesses (the launch stops there).
 Unlike compute-sanitizer's racecheck (shared memory only) it checks global memory between blocks too. Threads of one warp count as one (intra-warp races are not reported). The shadow memory keeps per 4-byte word the last write and up to two unordered reads, and stops growing at --shadow-limit (the report says what was not checked). Exit status 1 when there are findings (as compute-sanitizer --error-exitcode 1), 0 when there are none.`;
   static override examples = [
