@@ -154,7 +154,8 @@ export class Checker implements LaunchCheck {
   fault(e: KernelFault): boolean {
     const st = this.state;
     this.state = null;
-    if (e.kind !== 'out-of-bounds' && e.kind !== 'misaligned') return false;
+    const kind = e.kind;
+    if (kind !== 'out-of-bounds' && kind !== 'misaligned') return false;
     const m = /^(.*?):(\d+): /.exec(e.message);
     const site: AccessSite = { file: reportFileName(m?.[1] ?? ''), line: Number(m?.[2] ?? 0), opcode: '', access: /invalid \w+ read|misaligned/.test(e.message) ? 'read' : 'write', thread: [0, 0, 0], block: [0, 0, 0] };
     const t = /thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\)/.exec(e.message);
@@ -163,33 +164,31 @@ export class Checker implements LaunchCheck {
       site.block = [Number(t[4]), Number(t[5]), Number(t[6])];
     }
     const addr = / at (0x[0-9a-f]+|\d+) by /.exec(e.message)?.[1] ?? '';
-    this.add(
-      {
-        kind: e.kind,
-        tool: 'memcheck',
-        launch: this.launch,
-        kernel: st?.env.kernel.name ?? '',
-        space: /invalid shared|misaligned shared/.test(e.message) ? 'shared' : 'global',
-        second: site,
-        address: addr,
-        allocation: null,
-        count: 1,
-        message: e.message.replace(/^.*?:\d+: /, ''),
-        fix: e.kind === 'misaligned' ? 'align the address to the access size (or use a narrower type)' : 'bound the index by the allocation size (a guard such as if (i < n))',
-      },
-      `${e.kind}|${site.file}|${site.line}`,
-    );
+    this.add(`${kind}|${site.file}|${site.line}`, () => ({
+      kind,
+      tool: 'memcheck',
+      launch: this.launch,
+      kernel: st?.env.kernel.name ?? '',
+      space: /invalid shared|misaligned shared/.test(e.message) ? 'shared' : 'global',
+      second: site,
+      address: addr,
+      allocation: null,
+      count: 1,
+      message: e.message.replace(/^.*?:\d+: /, ''),
+      fix: kind === 'misaligned' ? 'align the address to the access size (or use a narrower type)' : 'bound the index by the allocation size (a guard such as if (i < n))',
+    }));
     return true;
   }
 
-  /** record a finding, or count another occurrence of one already recorded */
-  add(f: Finding, key: string): void {
+  /** record a finding (made only for the first occurrence), or count another occurrence of one recorded */
+  add(key: string, make: () => Finding): void {
     const had = this.byKey.get(key);
     if (had) {
       had.count++;
       return;
     }
     if (this.findings.length >= MAX_FINDINGS) return;
+    const f = make();
     this.byKey.set(key, f);
     this.findings.push(f);
   }
@@ -452,28 +451,30 @@ class LaunchState implements AccessCheck {
     const meta = this.prog?.meta ?? [];
     const firstSlot = other ? infoSlot(other.info) : -1;
     const key = `${this.env.kernel.name}|${kind}|${space}|${meta[firstSlot]?.file ?? ''}:${meta[firstSlot]?.line ?? ''}|${meta[slot]?.file}:${meta[slot]?.line}`;
-    const second = this.site(slot, s.agent, lane, read && write ? 'atomic' : write ? 'write' : 'read', scope);
-    const first = other ? this.site(firstSlot, other.agent, infoLane(other.info), other.wasWrite ? (this.infos[firstSlot]?.read ? 'atomic' : 'write') : 'read', infoScope(other.info)) : undefined;
-    const hazard = other ? (other.wasWrite ? (write ? 'WAW' : 'RAW') : 'WAR') : undefined;
-    const allocation = space === 'global' ? (alloc ? { name: alloc.name, offset: off } : null) : this.sharedAllocation(off);
-    const f: Finding = {
-      kind,
-      tool: TOOL[kind],
-      launch: this.launch,
-      kernel: this.env.kernel.name,
-      space,
-      ...(hazard ? { hazard } : {}),
-      ...(first ? { first } : {}),
-      second,
-      address: space === 'global' ? `0x${addr.toString(16)}` : String(addr),
-      allocation,
-      count: 1,
-      message: '',
-      fix: '',
-    };
-    f.message = messageFor(f);
-    f.fix = fixFor(f);
-    this.checker.add(f, key);
+    this.checker.add(key, () => {
+      const second = this.site(slot, s.agent, lane, read && write ? 'atomic' : write ? 'write' : 'read', scope);
+      const first = other ? this.site(firstSlot, other.agent, infoLane(other.info), other.wasWrite ? (this.infos[firstSlot]?.read ? 'atomic' : 'write') : 'read', infoScope(other.info)) : undefined;
+      const hazard = other ? (other.wasWrite ? (write ? 'WAW' : 'RAW') : 'WAR') : undefined;
+      const allocation = space === 'global' ? (alloc ? { name: alloc.name, offset: off } : null) : this.sharedAllocation(off);
+      const f: Finding = {
+        kind,
+        tool: TOOL[kind],
+        launch: this.launch,
+        kernel: this.env.kernel.name,
+        space,
+        ...(hazard ? { hazard } : {}),
+        ...(first ? { first } : {}),
+        second,
+        address: space === 'global' ? `0x${addr.toString(16)}` : String(addr),
+        allocation,
+        count: 1,
+        message: '',
+        fix: '',
+      };
+      f.message = messageFor(f);
+      f.fix = fixFor(f);
+      return f;
+    });
   }
 
   /** a shared offset's array: its name in the kernel (k.shared(..., name)) or the dynamic window */

@@ -29,7 +29,7 @@ const key = (f: Finding): string => `${f.kernel} ${f.kind} ${f.first ? `${f.firs
 describe('warpsight check on the bundled kernels', () => {
   const files = readdirSync(ROOT).filter((f) => f.endsWith('.ts')).sort();
   for (const file of files) {
-    it(file, { timeout: 600_000 }, async () => {
+    it(file, { timeout: 1_800_000 }, async () => {
       const path = join(ROOT, file);
       const findings: string[] = [];
       for (const d of await loadDefinitions(path)) {
