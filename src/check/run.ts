@@ -8,7 +8,7 @@ import { DEFAULT_ARCH, getArch } from '../arch/index.js';
 import { KernelFault } from '../errors.js';
 import type { Dim3 } from '../kernel/define.js';
 import { guardDefinition } from '../kernel/guard.js';
-import { loadDefinitions, selectDefinitions } from '../kernel/load.js';
+import { type Definition, loadDefinitions, selectDefinitions } from '../kernel/load.js';
 import { Session } from '../profile/session.js';
 import { TOOL_VERSION } from '../profile.js';
 import { Checker } from './checker.js';
@@ -34,7 +34,11 @@ export const DEFAULT_SHADOW_BYTES = 256 * 1024 * 1024;
 
 export async function checkFile(req: CheckRequest): Promise<CheckReport> {
   const defs = await loadDefinitions(req.file);
-  const chosen = selectDefinitions(defs, req.kernel, req.file);
+  return checkDefinitions(selectDefinitions(defs, req.kernel, req.file), req);
+}
+
+/** check definitions already loaded (tests load a file once); `req.file` names their source file */
+export function checkDefinitions(chosen: readonly Definition[], req: CheckRequest): CheckReport {
   const arch = getArch(req.arch ?? DEFAULT_ARCH);
   const display = relative(process.cwd(), req.file) || req.file;
   // a placeholder memory for the checker until the session's exists: the checker listens to the session's
