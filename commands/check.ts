@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import type { CheckReport } from '../types/check.schema.js';
 import { WarpsightCommand } from '../src/cli/base.js';
@@ -30,14 +31,19 @@ Unlike compute-sanitizer's racecheck (shared memory only) it checks global memor
     grid: Flags.string({ description: 'override the grid, x[,y[,z]] (a smaller grid checks faster: races between blocks need two of them)' }),
     block: Flags.string({ description: 'override the block, x[,y[,z]]' }),
     'shadow-limit': Flags.integer({ min: 1, default: 256, description: 'MiB of shadow memory the checker may hold; locations beyond it are not checked (a note says so)' }),
-    output: Flags.string({ char: 'o', description: 'write the findings as JSON (schemas/check.schema.json) to this file' }),
+    output: Flags.string({ char: 'o', description: 'write the findings as JSON (schemas/check.schema.json) to this file (refuses to overwrite without -f)' }),
+    force: Flags.boolean({ char: 'f', description: 'overwrite the -o file if it exists' }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
   };
 
   async run(): Promise<CheckReport> {
     const { args, flags } = await this.parse(Check);
     if (args.file === undefined) throw new UserError('missing the kernel file: warpsight check <file.ts> (see `warpsight kernels`)', 2);
-    if (flags.output !== undefined) checkWritable('--output (-o)', flags.output);
+    if (flags.output !== undefined) {
+      // before the run: an existing file is not overwritten unless asked
+      if (!flags.force && existsSync(flags.output)) throw new UserError(`-o ${flags.output}: the file exists; pass -f (--force) to overwrite it, or choose another name`, 2);
+      checkWritable('--output (-o)', flags.output);
+    }
     const { checkFile } = await import('../src/check/run.js');
     const report = await checkFile({
       file: args.file,
