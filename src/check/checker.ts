@@ -68,15 +68,26 @@ interface WarpSync {
   agent: number;
   vc: Clock;
   /** the clock at the warp's last fence and its scope: strong writes after it release that clock */
-  fence: { vc: Clock; scope: number } | null;
+  fence: { vc: Clock; scope: number; slot: number } | null;
   /** what strong reads observed since the last fence: the next fence acquires it */
   pending: { vc: Clock; block: number }[];
 }
 
 interface SyncLoc {
   vc: Clock;
+  /** where the release was made (the fence of a fence-then-store, else the access), by whom */
+  slot: number;
+  agent: number;
+  lane: number;
   scope: number;
   block: number;
+}
+
+/** what a strong write publishes: the clock at the release, its scope, and where it was made */
+interface Released {
+  vc: Clock;
+  scope: number;
+  slot: number;
 }
 
 const RELEASES = new Set<MemOrder>(['release', 'acq_rel', 'seq_cst']);
@@ -265,7 +276,7 @@ class LaunchState implements AccessCheck {
     if (!info) return;
     const s = this.warp(w);
     if (info.op === 'membar') {
-      this.fence(s, info.scope);
+      this.fence(s, info.scope, index);
       return;
     }
     if (info.space === 'local') return;
@@ -283,44 +294,56 @@ class LaunchState implements AccessCheck {
     }
     const a = lanes(w, info.addr as Operand);
     // a release publishes the clock before the access; the clock then moves on
-    let released: { vc: Clock; scope: number } | null = null;
+    let released: Released | null = null;
     if (info.scope !== 0 && info.write) {
-      if (RELEASES.has(info.order)) released = { vc: copyClock(s.vc), scope: info.scope };
-      else if (s.fence) released = { vc: s.fence.vc, scope: narrower(s.fence.scope, info.scope) };
+      if (RELEASES.has(info.order)) released = { vc: copyClock(s.vc), scope: info.scope, slot: index };
+      else if (s.fence) released = { vc: s.fence.vc, scope: narrower(s.fence.scope, info.scope), slot: s.fence.slot };
     }
     const acquire = info.scope !== 0 && info.read && ACQUIRES.has(info.order);
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const addr = a[l] as number;
       this.access(s, w, index, info, l, addr, info.space, info.read, info.write);
-      if (info.scope !== 0) this.strong(s, info, addr, released, acquire);
+      if (info.scope !== 0) this.strong(s, info, index, l, addr, released, acquire);
     }
     if (released !== null && RELEASES.has(info.order)) this.tick(s);
   }
 
   /** a fence: acquires what strong reads before it observed, and becomes the release point of strong writes after it */
-  private fence(s: WarpSync, scope: number): void {
+  private fence(s: WarpSync, scope: number, slot: number): void {
     for (const p of s.pending) if (includes(scope, s.blockLinear, p.block)) join(s.vc, p.vc);
     s.pending = [];
-    s.fence = { vc: copyClock(s.vc), scope };
+    s.fence = { vc: copyClock(s.vc), scope, slot };
     this.tick(s);
   }
 
   /** the synchronisation a strong access makes at its location */
-  private strong(s: WarpSync, info: SlotInfo, addr: number, released: { vc: Clock; scope: number } | null, acquire: boolean): void {
+  private strong(s: WarpSync, info: SlotInfo, slot: number, lane: number, addr: number, released: Released | null, acquire: boolean): void {
     const key = info.space === 'shared' ? -(s.blockLinear * 2 ** 20 + addr) - 1 : addr;
     const loc = this.sync.get(key);
-    if (info.read && loc && loc.vc.size > 0 && morallyStrong(loc.scope, loc.block, info.scope, s.blockLinear)) {
-      if (acquire) join(s.vc, loc.vc);
-      else if (s.pending.length < MAX_PENDING) s.pending.push({ vc: copyClock(loc.vc), block: loc.block });
-      else join((s.pending[0] as { vc: Clock }).vc, loc.vc);
+    if (info.read && loc && loc.vc.size > 0) {
+      if (morallyStrong(loc.scope, loc.block, info.scope, s.blockLinear)) {
+        if (acquire) join(s.vc, loc.vc);
+        else if (s.pending.length < MAX_PENDING) s.pending.push({ vc: copyClock(loc.vc), block: loc.block });
+        else join((s.pending[0] as { vc: Clock }).vc, loc.vc);
+      } else if (loc.agent !== s.agent) {
+        // a release observed by a thread its scope does not include (a block-scope fence or atomic
+        // between blocks): it synchronises nothing, whatever the flag's own accesses are
+        let off = addr;
+        let alloc: Allocation | null = null;
+        if (info.space !== 'shared') {
+          alloc = this.env.mem.find(addr, info.size);
+          off = alloc ? addr - alloc.base : 0;
+        }
+        this.report('scope-race', info.space === 'shared' ? 'shared' : 'global', { agent: loc.agent, info: packInfo(loc.slot, loc.lane, 15, loc.scope, false), wasWrite: true }, s, slot, lane, addr, off, alloc, true, info.write, info.scope);
+      }
     }
     if (!info.write) return;
     if (released) {
       // an RMW continues the release sequence: what earlier releasers published stays published (when
       // both are device-wide; a block-scope release is only for its own block, and replaces)
       if (info.rmw && loc && (loc.block === s.blockLinear || (loc.scope >= SCOPE_CODE.gpu && released.scope >= SCOPE_CODE.gpu))) join(loc.vc, released.vc);
-      else this.sync.set(key, { vc: copyClock(released.vc), scope: released.scope, block: s.blockLinear });
+      else this.sync.set(key, { vc: copyClock(released.vc), scope: released.scope, block: s.blockLinear, slot: released.slot, agent: s.agent, lane });
     } else if (!info.rmw) this.sync.delete(key);
   }
 
