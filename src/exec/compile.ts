@@ -700,6 +700,21 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
   emit((w: Warp) => w.exitLanes(w.active), { opcode: 'EXIT', cls: 'exit', line: endLoc.line, file: endLoc.file, counted: true, bytes: 0 });
 
+  // `warpsight check`: every memory instruction and fence tells the checker first (its lanes' addresses
+  // are still in their registers: a load may overwrite its address register)
+  const check = env.check;
+  if (check)
+    slots.forEach((s, at) => {
+      const op = s.meta.instr?.op;
+      // a fence is its MEMBAR slot (the memory model's extra SASS, with no `instr` of its own)
+      if (op !== 'ld' && op !== 'st' && op !== 'atom' && op !== 'cpasync' && s.meta.mm?.role !== 'membar') return;
+      const fn = s.fn as Exec;
+      s.fn = (w: Warp) => {
+        check.before(w, at);
+        fn(w);
+      };
+    });
+
   const runLength = new Uint8Array(slots.length);
   const runFns: (Exec | null)[] = slots.map(() => null);
   for (let s = 0; s < slots.length; ) {

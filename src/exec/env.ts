@@ -54,6 +54,21 @@ export interface ExecObserver {
   timerNs?(cycles: number): number;
 }
 
+/**
+ * `warpsight check`'s view of a launch (src/check): told before every memory instruction and fence
+ * runs, and of barrier arrivals and releases, so that it can order accesses by happens-before. Only a
+ * checked launch has one (ExecEnv.check); without it compile.ts wraps nothing and the scheduler makes
+ * two null tests per barrier, so a profile run and its report do not change.
+ */
+export interface AccessCheck {
+  /** slot `index` (a ld, st, atom, cpasync or membar) is about to run for the warp's active lanes `w.mask` */
+  before(w: Warp, index: number): void;
+  /** a warp's lanes arrived at barrier `id` (bar.sync or bar.arrive) */
+  barrierArrive(w: Warp, id: number): void;
+  /** barrier `id` of block `blockLinear` completed: the waiting warps resume */
+  barrierRelease(blockLinear: number, id: number, waiting: readonly Warp[]): void;
+}
+
 export interface ExecEnv {
   kernel: KernelIR;
   mem: DeviceMemory;
@@ -71,6 +86,8 @@ export interface ExecEnv {
   observer: ExecObserver | null;
   /** `--explain`: captures a representative warp's lane addresses of the memory instructions asked about (absent: none) */
   explain?: ExplainRecorder | null;
+  /** `warpsight check`: the access observer (absent: none, at no cost) */
+  check?: AccessCheck | null;
   /**
    * the scheduler asks before a warp's turn: true holds it back this round (a warp that polls memory
    * waits while it is ahead in time of the warps that could write what it polls; memoryModel.ts)

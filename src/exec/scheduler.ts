@@ -298,6 +298,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
           (aliasing ? '; named barrier 0 aliases the one __syncthreads() uses: number named barriers from 1 (as CudaDMA does)' : '; give each use its own barrier id'),
       );
     }
+    env.check?.barrierArrive(w, id);
     bar.arrived += popc(lanes);
     bar.sites.add(index);
     bar.arrivals.set(w.warpInBlock, { index, arrive });
@@ -316,6 +317,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     const expected = bar.count > 0 ? bar.count : b.threads - b.exitedThreads();
     if (bar.arrived < expected) return false;
     for (const w of bar.waiting) w.state = WarpState.Running;
+    env.check?.barrierRelease(b.linear, id, bar.waiting);
     b.barriers.delete(id);
     return true;
   };

@@ -37,7 +37,12 @@ export class Host {
     const size = scalarBytes(type.kind);
     const v = view(type.kind);
     const total = count * size;
-    if (!init) return allocOrFault(this.mem, total, name, null);
+    if (!init) {
+      // zeros, as this API promises (cudaMalloc + cudaMemset): initialised for `warpsight check`
+      const p = allocOrFault(this.mem, total, name, null);
+      this.mem.hostWrote?.(p.allocation, 0, total);
+      return p;
+    }
     return allocOrFault(this.mem, total, name, (page: Page, pageOffset: number, from: number, to: number) => {
       const arr = page[v];
       const first = pageOffset / size;
@@ -85,6 +90,7 @@ export class Host {
     const size = scalarBytes(type.kind);
     const page = p.allocation.page(off).ready(off % PAGE_BYTES, size);
     page[view(type.kind)][(off % PAGE_BYTES) / size] = value as never;
+    this.mem.hostWrote?.(p.allocation, off, size);
   }
 
   /** the byte offset of element i in p's allocation; a HostFault when any byte of it lies outside */

@@ -85,6 +85,10 @@ export class Allocation {
     this.end = base + bytes;
     this.pages = new Array<Page | undefined>(Math.ceil(bytes / PAGE_BYTES) || 1);
   }
+  /** its contents come from an initialiser (host data); without one they are cudaMalloc's, undefined until written */
+  get hasInit(): boolean {
+    return this.init !== null;
+  }
   /** the page holding byte `offset` of this allocation */
   page(offset: number): Page {
     const idx = Math.floor(offset / PAGE_BYTES);
@@ -144,6 +148,11 @@ function callerOutsideEmulator(): string | null {
 }
 
 export class DeviceMemory {
+  /**
+   * told of bytes the host writes into device memory (host.write, a memcpy or memset to the device):
+   * `warpsight check`'s initcheck counts them as initialised (null: nobody listens)
+   */
+  hostWrote: ((a: Allocation, offset: number, bytes: number) => void) | null = null;
   private readonly allocs: Allocation[] = [];
   private next = HEAP_BASE;
   private last: Allocation | null = null;

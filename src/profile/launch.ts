@@ -7,7 +7,8 @@ import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError, describeThrown, escapeControl } from '../errors.js';
 import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
-import type { ExecEnv, MemorySystem } from '../exec/env.js';
+import type { AccessCheck, ExecEnv, MemorySystem } from '../exec/env.js';
+import type { Program } from '../exec/compile.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
 import { remoteLinkOf } from '../arch/remoteLink.js';
 import { interconnectFor } from '../system/links.js';
@@ -50,6 +51,15 @@ export interface LaunchOptions {
   explain?: (loc: SourceLoc) => boolean;
   /** the other PEs of a multi-PE program (NVSHMEM device operations) */
   peers?: PeerEnv;
+  /** `warpsight check`: observes the launch's accesses (absent: none, at no cost) */
+  check?: LaunchCheck;
+}
+
+/** what `warpsight check` (src/check) hooks into a launch: before compilation, after it, after the run */
+export interface LaunchCheck {
+  begin(env: ExecEnv): AccessCheck;
+  compiled(prog: Program): void;
+  end(): void;
 }
 
 export interface LaunchOutcome {
@@ -192,7 +202,9 @@ export function startLaunch(
     // strong stores' values become visible in time order (memoryModel.ts): needs the timing model's clocks
     ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
+  if (opts.check) env.check = opts.check.begin(env);
   const prog = compile(ir, env);
+  opts.check?.compiled(prog);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? remoteLinkOf(interconnectFor(opts.arch)) : null;
   const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}) }) : null;
@@ -215,7 +227,11 @@ export function startLaunch(
   );
   return {
     grid: gridRun,
-    advance: () => (gridRun.advance() === 'parked' ? null : finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts)),
+    advance: () => {
+      if (gridRun.advance() === 'parked') return null;
+      opts.check?.end();
+      return finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts);
+    },
   };
 }
 

@@ -24,7 +24,7 @@ import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
-import { buildKernel, checkLaunch, launchConfig, resolveScalars, startLaunch } from './launch.js';
+import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 
 export interface SessionOptions {
@@ -46,6 +46,8 @@ export interface SessionOptions {
   explain?: (loc: SourceLoc) => boolean;
   /** one of the runtime's legal schedules (`--explore`); absent: the default */
   schedule?: Schedule;
+  /** `warpsight check`: observes every launch, profiled or not (absent: none) */
+  check?: LaunchCheck;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -364,6 +366,7 @@ export class Session {
       ...(external ? { external } : {}),
       // device collectives are valid in a collective launch only
       ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
+      ...(o.check ? { check: o.check } : {}),
     });
     // the launch's cache counters while it is parked and others count (null: it is running now)
     let aside: HierarchyCounters | null = null;

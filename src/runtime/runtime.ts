@@ -925,6 +925,8 @@ export class Runtime {
         const perform = (): void => {
           if (work.kind === 'memset') setBytes(work.dst, 0, work.value, work.bytes);
           else copyBytes(work.dst, work.dstOffset, work.src, work.srcOffset, work.bytes);
+          const dst = work.dst;
+          if (dst.kind === 'devptr') this.mem.hostWrote?.(dst.allocation, dst.address - dst.allocation.base + (work.kind === 'memset' ? 0 : work.dstOffset), work.bytes);
         };
         if (kind === 'HtoH') {
           perform();
