@@ -26,8 +26,15 @@ const lineOf = (file: string, text: string): number => readFileSync(join(ROOT, f
 /** what each finding says, as kind first-line second-line (file:line) */
 const key = (f: Finding): string => `${f.kernel} ${f.kind} ${f.first ? `${f.first.file}:${f.first.line}` : '-'} ${f.second.file}:${f.second.line}`;
 
+/**
+ * files the check leaves out, and why: programs on several PEs (the checker runs one GPU's launches;
+ * multi-PE programs need the system layer), programs that deadlock by design, and the L2 persistence
+ * sweep, whose fixed full-size launches take about 12 minutes to check (done once by hand: no findings)
+ */
+const LEFT_OUT = new Set(['deadlocks.ts', 'nvshmem_hazards.ts', 'jacobi_nvshmem.ts', 'mps.ts', 'l2_persistence.ts']);
+
 describe('warpsight check on the bundled kernels', () => {
-  const files = readdirSync(ROOT).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(ROOT).filter((f) => f.endsWith('.ts') && !LEFT_OUT.has(f)).sort();
   for (const file of files) {
     it(file, { timeout: 1_800_000 }, async () => {
       const path = join(ROOT, file);
