@@ -14,7 +14,7 @@ import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
-import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
+import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
 
 /** what an instruction is, for counters and the timing model */
 export type InstrClass =
@@ -172,7 +172,10 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       const signedNarrow = i.elem.tag === 'scalar' && (i.elem.kind === 'i8' || i.elem.kind === 'i16');
       if (i.space === 'shared') return { opcode: `LDS${memSuffix(b, signedNarrow)}`, cls: 'lds', bytes: b };
       const strong = i.cache === 'strong' || i.cache === 'cv' ? '.STRONG.GPU' : '';
-      return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}`, cls: 'ldg', bytes: b };
+      // __ldg and loads through `const __restrict__` pointers: LDG.E.CONSTANT (isel_probe's ldg_u32,
+      // ldg_restrict; the same count as a plain LDG.E)
+      const constant = i.cache === 'nc' ? '.CONSTANT' : '';
+      return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}${constant}`, cls: 'ldg', bytes: b };
     }
     case 'st': {
       const b = elemBytes(i.elem);
@@ -200,6 +203,13 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: i.mode === 'ballot' ? 'VOTE.ANY' : `VOTE.${i.mode.toUpperCase()}`, cls: 'warp', bytes: 0 };
     case 'match':
       return { opcode: 'MATCH.ANY', cls: 'warp', bytes: 0 };
+    // REDUX.SUM UR6, R2 (redux_add), REDUX.MIN.S32 (redux_min of an int), REDUX.MAX (unsigned), REDUX
+    // (and: the default operation has no suffix), REDUX.OR, REDUX.XOR
+    case 'redux': {
+      const name = i.fn === 'add' ? '.SUM' : i.fn === 'and' ? '' : `.${i.fn.toUpperCase()}`;
+      const s32 = (i.fn === 'min' || i.fn === 'max') && i.type.tag === 'scalar' && i.type.kind === 'i32' ? '.S32' : '';
+      return { opcode: `REDUX${name}${s32}`, cls: 'warp', bytes: 0 };
+    }
     case 'activemask':
       return { opcode: 'VOTE.ANY', cls: 'warp', bytes: 0 };
     case 'l2prefetch':
@@ -288,6 +298,7 @@ export function uniformRegisters(kernel: KernelIR): Set<number> {
         case 'shfl':
         case 'vote':
         case 'match':
+        case 'redux':
         case 'activemask': mark(i.dst, false); break;
         case 'if':
           walk(i.then, divergent || !uni(i.cond));
@@ -329,6 +340,7 @@ function definesReg(i: Instr, r: number): boolean {
     case 'shfl':
     case 'vote':
     case 'match':
+    case 'redux':
     case 'activemask':
     case 'atom':
       return i.dst === r;
@@ -510,6 +522,12 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         return;
       case 'match':
         emit(genMatch(i, env), meta(i));
+        return;
+      case 'redux':
+        // the result lands in a uniform register: a MOV brings it to the thread's (`REDUX.SUM UR6, R2;
+        // MOV R7, UR6`)
+        emit(genRedux(i, env), meta(i));
+        emit(() => {}, meta(i, true, 'MOV', 'move'));
         return;
       case 'syncwarp':
         emit(genSyncwarp(i, env), meta(i));

@@ -333,3 +333,83 @@ describe('if-conversion', () => {
     expect(Number(ifelse?.metrics[INST]) - Number(then?.metrics[INST])).toBe((H200.get('if_ifelse')?.[INST] ?? NaN) - (H200.get('if_then')?.[INST] ?? NaN));
   });
 });
+
+describe('read-only loads', () => {
+  const kernel = (name: string, load: (p: PtrVal, i: Val) => Val) =>
+    defineKernel({
+      name,
+      params: { in: ptr('global', u32), out: ptr('global', u32) },
+      launch: { grid: 1, block: N },
+      setup: (h) => ({ in: h.alloc(u32, N, 'in', IN), out: h.alloc(u32, N, 'out') }),
+      check: (h, { out }) => {
+        for (let i = 0; i < N; i++) if (h.readNumber(out, u32, i) !== IN(i) + 1) return `out[${i}] = ${h.readNumber(out, u32, i)}`;
+        return null;
+      },
+      body: (k, { in: src, out }) => {
+        const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+        out.at(i).store(load(src, i).add(1));
+      },
+    });
+  it('__ldg is LDG.E.CONSTANT, a global load like any other (ldg_u32, ldg_plain)', () => {
+    const report = profileDefinitions([kernel('ldg_u32', (p, i) => p.at(i).ldg() as Val), kernel('ldg_plain', (p, i) => p.at(i).get())], { file: FILE });
+    const [ldg, plain] = report.kernels;
+    expect(ldg?.check).toEqual({ passed: true });
+    expect(ldg?.instructions.map((x) => x.opcode)).toContain('LDG.E.CONSTANT');
+    expect(plain?.instructions.map((x) => x.opcode)).toContain('LDG.E');
+    for (const id of [INST, 'smsp__sass_inst_executed_op_global_ld.sum', 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'])
+      expect(ldg?.metrics[id], id).toBe(plain?.metrics[id]);
+    // the H200 runs 14 instructions per warp in each
+    expect(Number(ldg?.metrics[INST]) / 2).toBe((H200.get('ldg_u32')?.[INST] ?? NaN) / 2);
+  });
+  it('a read-only store or a read-only load of shared memory is a located error', () => {
+    const bad = (name: string, body: (k: KernelBuilder, p: PtrVal) => void) =>
+      defineKernel({ name, params: { in: ptr('global', u32) }, launch: { grid: 1, block: 32 }, setup: (h) => ({ in: h.alloc(u32, 32, 'in') }), body: (k, { in: p }) => body(k, p) });
+    expect(() => profileDefinitions([bad('st_nc', (k, p) => p.at(k.threadIdx.x).store(1, { cache: 'nc' }))], { file: FILE })).toThrow(/isel\.test\.ts:\d+: cache 'nc' is the read-only load path/);
+    expect(() => profileDefinitions([bad('lds_nc', (k) => k.shared(u32, [32]).at(k.threadIdx.x).load({ cache: 'nc' }))], { file: FILE })).toThrow(/isel\.test\.ts:\d+: a read-only load .* not shared/);
+  });
+});
+
+describe('warp reductions', () => {
+  it('__reduce_*_sync: REDUX and a MOV back, the reduction over the named lanes (redux_*)', () => {
+    const ops = [
+      ['redux_add', 'add', u32, 'REDUX.SUM'],
+      ['redux_min', 'min', i32, 'REDUX.MIN.S32'],
+      ['redux_max', 'max', u32, 'REDUX.MAX'],
+      ['redux_and', 'and', u32, 'REDUX'],
+      ['redux_or', 'or', u32, 'REDUX.OR'],
+      ['redux_xor', 'xor', u32, 'REDUX.XOR'],
+    ] as const;
+    const host = (fn: string, xs: number[]): number =>
+      xs.reduce((a, b) => (fn === 'add' ? a + b : fn === 'min' ? Math.min(a, b) : fn === 'max' ? Math.max(a, b) : fn === 'and' ? a & b : fn === 'or' ? a | b : a ^ b));
+    const probes: Probe[] = [
+      copy,
+      ...ops.map(([name, fn, type]): Probe => ({
+        name,
+        type,
+        want: (_a, _b, i) => host(fn, Array.from({ length: 32 }, (_, l) => IN((i & ~31) + l))),
+        body: (k, a) => k.reduceSync(fn, a),
+      })),
+    ];
+    const ours = profile(probes);
+    for (const [name, , , opcode] of ops) {
+      expect(LISTINGS.get(name), name).toContain(opcode);
+      // per warp the H200's count: the copy's and REDUX + MOV
+      expect((ours.get(name)?.[INST] ?? NaN) / 2, name).toBe((H200.get(name)?.[INST] ?? NaN) / 2);
+    }
+    // the H200's SASS names them so
+    for (const [name, , , opcode] of ops) expect(H200_SASS.get(name), name).toContain(opcode);
+  });
+  it('names a lane of the mask that does not take part', () => {
+    const kernel = defineKernel({
+      name: 'redux_diverged',
+      params: { out: ptr('global', u32) },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ out: h.alloc(u32, 32, 'out') }),
+      body: (k, { out }) => {
+        const t = k.threadIdx.x;
+        k.if(t.lt(16), () => out.at(t).store(k.reduceSync('add', t)));
+      },
+    });
+    expect(() => profileDefinitions([kernel], { file: FILE })).toThrow(/isel\.test\.ts:\d+: __reduce_add_sync with mask 0xffffffff .*lanes 16,17/);
+  });
+});
