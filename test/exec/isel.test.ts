@@ -413,3 +413,53 @@ describe('warp reductions', () => {
     expect(() => profileDefinitions([kernel], { file: FILE })).toThrow(/isel\.test\.ts:\d+: __reduce_add_sync with mask 0xffffffff .*lanes 16,17/);
   });
 });
+
+describe("the cuda-samples reduce0, written as its C reads", () => {
+  it("counts the H200's instructions and branches per warp: `tid % (2 * s)` is the remainder sequence, the add predicated", () => {
+    // for (s = 1; s < blockDim.x; s *= 2) { if ((tid % (2 * s)) == 0) sdata[tid] += sdata[tid + s]; __syncthreads(); }
+    const reduce0 = defineKernel({
+      name: 'reduce0',
+      params: { g_idata: ptr('global', u32), g_odata: ptr('global', u32), n: u32 },
+      defaults: { n: 256 },
+      launch: { grid: 1, block: 256 },
+      setup: (h) => ({ g_idata: h.alloc(u32, 256, 'in', IN), g_odata: h.alloc(u32, 1, 'out') }),
+      check: (h, { g_odata }) => {
+        let sum = 0;
+        for (let i = 0; i < 256; i++) sum += IN(i);
+        return h.readNumber(g_odata, u32, 0) === sum ? null : `sum ${h.readNumber(g_odata, u32, 0)}, expected ${sum}`;
+      },
+      body: (k, { g_idata, g_odata, n }) => {
+        const sdata = k.shared(u32, [256]);
+        const tid = k.threadIdx.x;
+        const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+        const v = k.let(u32, 0);
+        k.if(i.lt(n), () => v.set(g_idata.at(i).get()));
+        sdata.at(tid).store(v);
+        k.syncthreads();
+        const s = k.let(u32, 1);
+        k.while(() => s.lt(k.blockDim.x), () => {
+          k.if(tid.rem(s.mul(2)).eq(0), () => sdata.at(tid).store(sdata.at(tid).get().add(sdata.at(tid.add(s)).get())));
+          k.syncthreads();
+          s.set(s.mul(2));
+        });
+        k.if(tid.eq(0), () => g_odata.at(k.blockIdx.x).store(sdata.at(0).get()));
+      },
+    });
+    const k = profileDefinitions([reduce0], { file: FILE }).kernels[0];
+    expect(k?.check).toEqual({ passed: true });
+    const h = H200.get('reduce0');
+    const warps = 8;
+    // branches: the loop's guard and its 8 back-edges (the if inside is predicated): 9 per warp
+    expect(Number(k?.metrics[BRANCH]) / warps).toBe((h?.[BRANCH] ?? NaN) / warps);
+    // instructions, by hand from sass.txt: the H200's 248 per warp are a prologue of 22 (the predicated
+    // load of g_idata[i] among them), 8 trips of 28 (SHF.L for 2 * s, the 17 of the remainder, ISETP,
+    // the predicated IMAD of &sdata[tid + s], LDS, LDS, IADD3 and STS, the copy of 2 * s into s, BAR,
+    // ISETP, BRA) and a tail of 2 (@P0 EXIT, warp 0's 8 / 8). Here the prologue is 22 too and a trip 29:
+    // &sdata[tid + s] is an IADD3 and a LEA where ptxas adds s * 4 to &sdata[tid] (one IMAD); the tail
+    // 2.5 (ISETP and EXIT, warp 0's 4 / 8)
+    const ours = Number(k?.metrics[INST]) / warps;
+    expect((h?.[INST] ?? NaN) / warps).toBe(248);
+    expect(ours).toBe(22 + 8 * 29 + 2.5);
+    expect(ours - 248).toBe(8 * 1 + 0.5);
+  });
+});
