@@ -425,7 +425,8 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
    */
   const ifConverts = (i: Extract<Instr, { op: 'if' }>): boolean => {
     const sides = [i.then, ...(i.else ? [i.else] : [])];
-    if (!sides.every((l) => l.every((x) => PREDICABLE.has(x.op) && (x.op !== 'ld' && x.op !== 'st' ? true : x.space !== 'local')))) return false;
+    const predicable = (x: Instr): boolean => PREDICABLE.has(x.op) && !((x.op === 'ld' || x.op === 'st') && x.space === 'local');
+    if (!sides.every((l) => l.every(predicable))) return false;
     let n = 0;
     for (const l of sides) for (const x of l) n += x.op === 'assign' ? 0 : sassCount(x);
     return n <= MAX_PREDICATED;
