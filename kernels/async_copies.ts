@@ -11,7 +11,7 @@
  * The async copies count as global loads (l1tex__t_requests|sectors_pipe_lsu_mem_global_op_ld) and
  * their shared-memory writes only in the shared total (ground truth surprise 9).
  */
-import { type KernelBuilder, type PtrVal, type SharedArray, type Val, defineKernel, f32, ptr, u32, vec } from 'warpsight';
+import { type KernelBuilder, type PtrVal, type SharedArray, type Val, defineKernel, f32, i32, ptr, u64, vec } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const F_ELEMS = 1 << 24;
@@ -34,18 +34,23 @@ function compute(k: KernelBuilder, sm: SharedArray, t: Val): Val {
 
 /** the tile into shared memory, as each kernel does it (all threads of the block take part) */
 function fill(k: KernelBuilder, copy: Copy, sm: SharedArray, src: PtrVal, tile: Val): void {
-  const t = k.threadIdx.x;
-  const from = src.add(tile.mul(TILE));
   if (copy === 'plain') {
-    k.for(t, TILE, k.blockDim.x, (e) => sm.at(e).store(from.at(e).get()));
+    // for (int e = threadIdx.x; e < CP_TILE; e += blockDim.x) sm[e] = in[tile * CP_TILE + e]: a size_t
+    // index, the int e widened
+    k.for(k.threadIdx.x.cast(i32), TILE, k.blockDim.x.cast(i32), (e) => sm.at(e).store(src.at(tile.mul(TILE).add(e.cast(u64))).get()));
     k.syncthreads();
     return;
   }
-  if (copy === 'async4') k.for(t, TILE, k.blockDim.x, (e) => k.copyAsync(sm.at(e), from.at(e)));
+  // cg::memcpy_async(block, sm, in + tile * CP_TILE, bytes): each thread copies the elements
+  // thread_rank(), + the block's size, ... with a size_t counter
+  const rank = k.threadIdx.z.mul(k.blockDim.y).add(k.threadIdx.y).mul(k.blockDim.x).add(k.threadIdx.x).cast(u64);
+  const size = k.blockDim.x.mul(k.blockDim.y).mul(k.blockDim.z).cast(u64);
+  if (copy === 'async4') k.for(rank, BigInt(TILE), size, (e) => k.copyAsync(sm.at(e), src.at(tile.mul(TILE).add(e))));
   else {
     const f4 = vec(f32, 4);
     const to = sm.base.as(f4);
-    k.for(t, TILE / 4, k.blockDim.x, (e) => k.copyAsync(to.at(e), from.as(f4).at(e), { cache: 'cg' }));
+    const from = src.as(f4);
+    k.for(rank, BigInt(TILE / 4), size, (e) => k.copyAsync(to.at(e), from.at(tile.mul(TILE / 4).add(e)), { cache: 'cg' }));
   }
   // cg::wait(block): this thread's copies, then everyone's
   k.waitAsyncCopies();
@@ -84,9 +89,10 @@ function asyncCopyKernel(name: string, copy: Copy, registers: number, what: stri
       const sm = k.shared(f32, [TILE], 'sm');
       const t = k.threadIdx.x;
       k.for(0, TILES_PER_BLOCK, 1, (tt) => {
-        const tile = k.blockIdx.x.mul(TILES_PER_BLOCK).add(tt.cast(u32));
+        // const size_t tile = (size_t)blockIdx.x * CP_TPB + tt
+        const tile = k.blockIdx.x.cast(u64).mul(TILES_PER_BLOCK).add(tt.cast(u64));
         fill(k, copy, sm, src, tile);
-        out.at(tile.mul(256).add(t)).store(compute(k, sm, t));
+        out.at(tile.mul(256).add(t.cast(u64))).store(compute(k, sm, t));
         k.syncthreads();
       });
     },

@@ -7,7 +7,7 @@
  * 1 wavefront, 64-bit 2, 128-bit 4; with stride 2 they take 2, 4 and 8; u32 stride 32 takes 32 (31
  * conflicts); a broadcast takes 1, except 128-bit which takes 2.
  */
-import { type ElemType, type Val, defineKernel, ptr, u32, u64, vec } from 'warpsight';
+import { type ElemType, type Val, defineKernel, i32, ptr, u32, u64, vec } from 'warpsight';
 import { G_THREADS } from './lib/groundtruth.js';
 
 const SH_WORDS = 2048;
@@ -68,7 +68,8 @@ function sharedLoad(typeName: 'u32' | 'u64' | 'u128', elem: ElemType, pattern: P
       k.syncthreads();
       const t = k.threadIdx.x;
       const s = sw.base.as(elem);
-      out.at(blk.mul(k.blockDim.x).add(t)).store(s.at(deviceIndex(pattern, t)).load());
+      // out[(size_t)blockIdx.x * blockDim.x + t] with int t: a wide multiply and t widened
+      out.at(blk.cast(u64).mul(k.blockDim.x.cast(u64)).add(t.cast(i32).cast(u64))).store(s.at(deviceIndex(pattern, t)).load());
     },
   });
 }

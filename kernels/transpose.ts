@@ -8,7 +8,7 @@
  * each row one bank over and the conflict is gone (1.03-1.05). Both block shapes of micro.cu:
  * 32x32 threads (one row per thread) and 32x8 (four rows per thread, unrolled by nvcc).
  */
-import { defineKernel, f32, hash32, i32, ptr } from 'warpsight';
+import { type Val, defineKernel, f32, hash32, i32, i64, ptr } from 'warpsight';
 import { fillF32 } from './divergence.js';
 
 const TDIM = 32;
@@ -48,7 +48,9 @@ function transpose(pad: 0 | 1, rows: 32 | 8) {
       // rows there is no step: the loop runs once)
       const step = rows < TDIM ? width.mul(rows) : width;
       // tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x]
-      const src = k.letPtr(idata.add(by.mul(TDIM).add(ty).mul(width).add(bx.mul(TDIM).add(tx))));
+      // (size_t)(y + j) * width + x: a wide multiply of the widened ints, x widened and added to it
+      const wideIndex = (y: Val, x: Val): Val => y.cast(i64).mul(width.cast(i64)).add(x.cast(i64));
+      const src = k.letPtr(idata.add(wideIndex(by.mul(TDIM).add(ty), bx.mul(TDIM).add(tx))));
       const row = tile.at(ty, tx).addr;
       for (let j = 0; j < TDIM; j += rows) {
         row.at(j * (TDIM + pad)).store(src.load()); // the row write: consecutive words
@@ -56,7 +58,7 @@ function transpose(pad: 0 | 1, rows: 32 | 8) {
       }
       k.syncthreads();
       // odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j], x and y from the swapped block
-      const dst = k.letPtr(odata.add(bx.mul(TDIM).add(ty).mul(width).add(by.mul(TDIM).add(tx))));
+      const dst = k.letPtr(odata.add(wideIndex(bx.mul(TDIM).add(ty), by.mul(TDIM).add(tx))));
       const col = tile.at(tx, ty).addr;
       for (let j = 0; j < TDIM; j += rows) {
         dst.store(col.at(j).get()); // the column read: lanes 33 (or 32) words apart

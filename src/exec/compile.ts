@@ -9,11 +9,13 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
 import { wideChoices, wideExtras } from './wideInt.js';
+import { hoistInvariants } from './hoist.js';
+import { iselChoices } from './isel.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, readScalar } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
-import { genActivemask, genMatch, genShfl, genSyncwarp, genVote } from './warpOps.js';
+import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
 import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -43,6 +45,11 @@ export interface InstrMeta {
   mm?: MemModelRole;
   /** a strong (atomic or volatile) global access: the scope it synchronises at */
   sync?: MemScope;
+  /**
+   * an uncounted slot whose result is these registers' work (a repeated expression: the first's
+   * result; a multiply fused into its add: its operands), what readers of its result wait for
+   */
+  standsFor?: readonly number[];
 }
 
 export interface Program {
@@ -175,7 +182,10 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       const so = strongOpcode(i, memSuffix(b, signedNarrow));
       if (so) return { opcode: so, cls: 'ldg', bytes: b };
       const strong = i.cache === 'cv' ? '.STRONG.GPU' : '';
-      return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}`, cls: 'ldg', bytes: b };
+      // __ldg and loads through `const __restrict__` pointers: LDG.E.CONSTANT (isel_probe's ldg_u32,
+      // ldg_restrict; the same count as a plain LDG.E)
+      const constant = i.cache === 'nc' ? '.CONSTANT' : '';
+      return { opcode: `LDG.E${memSuffix(b, signedNarrow)}${strong}${constant}`, cls: 'ldg', bytes: b };
     }
     case 'st': {
       const b = elemBytes(i.elem);
@@ -203,6 +213,13 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: i.mode === 'ballot' ? 'VOTE.ANY' : `VOTE.${i.mode.toUpperCase()}`, cls: 'warp', bytes: 0 };
     case 'match':
       return { opcode: 'MATCH.ANY', cls: 'warp', bytes: 0 };
+    // REDUX.SUM UR6, R2 (redux_add), REDUX.MIN.S32 (redux_min of an int), REDUX.MAX (unsigned), REDUX
+    // (and: the default operation has no suffix), REDUX.OR, REDUX.XOR
+    case 'redux': {
+      const name = i.fn === 'add' ? '.SUM' : i.fn === 'and' ? '' : `.${i.fn.toUpperCase()}`;
+      const s32 = (i.fn === 'min' || i.fn === 'max') && i.type.tag === 'scalar' && i.type.kind === 'i32' ? '.S32' : '';
+      return { opcode: `REDUX${name}${s32}`, cls: 'warp', bytes: 0 };
+    }
     case 'activemask':
       return { opcode: 'VOTE.ANY', cls: 'warp', bytes: 0 };
     case 'l2prefetch':
@@ -296,6 +313,7 @@ export function uniformRegisters(kernel: KernelIR): Set<number> {
         case 'shfl':
         case 'vote':
         case 'match':
+        case 'redux':
         case 'activemask': mark(i.dst, false); break;
         case 'if':
           walk(i.then, divergent || !uni(i.cond));
@@ -337,6 +355,7 @@ function definesReg(i: Instr, r: number): boolean {
     case 'shfl':
     case 'vote':
     case 'match':
+    case 'redux':
     case 'activemask':
     case 'atom':
       return i.dst === r;
@@ -374,7 +393,20 @@ function fallsThrough(list: readonly Instr[]): boolean {
   return true;
 }
 
-export function compile(kernel: KernelIR, env: ExecEnv): Program {
+/** the most SASS instructions an if's two sides may take for nvcc to predicate them rather than branch */
+const MAX_PREDICATED = 10;
+
+/**
+ * Instructions nvcc predicates inside an if-converted region: arithmetic, loads and stores (if_store,
+ * if_load and reduce0 in test/fidelity/probes/isel/ predicate STG, LDG, LDS and STS). Not barriers,
+ * warp-wide operations, atomics, async copies or control flow.
+ */
+const PREDICABLE: ReadonlySet<Instr['op']> = new Set(['const', 'unary', 'binary', 'cmp', 'fma', 'select', 'cvt', 'bitcast', 'lea', 'assign', 'ld', 'st']);
+
+export function compile(built: KernelIR, env: ExecEnv): Program {
+  // loop invariants move out of their loops first (src/exec/hoist.ts): everything below sees them
+  // where they run
+  const kernel = hoistInvariants(built);
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
   const constants = constantRegisters(kernel, env);
@@ -387,9 +419,33 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   const pseudo = (i: Instr): InstrMeta => ({ opcode: 'SYNC', cls: 'pseudo', line: i.loc.line, file: i.loc.file, counted: false, bytes: 0 });
   // BSYNC: each group of threads that reaches the reconvergence point on its own executes it once
   const bsync = (i: Instr): InstrMeta => ({ opcode: 'BSYNC', cls: 'warp', line: i.loc.line, file: i.loc.file, counted: true, bytes: 0 });
+  // BSSY opens the region BSYNC closes: ncu counts it too (every BSYNC of the ground truth's SASS has
+  // its BSSY, e.g. sh_ld_*'s `BSSY B0` before the fill loop), once per warp that enters
+  const bssy = (i: Instr): InstrMeta => ({ opcode: 'BSSY', cls: 'warp', line: i.loc.line, file: i.loc.file, counted: true, bytes: 0 });
   const uniform = uniformRegisters(kernel);
   const wide = wideChoices(kernel.body);
   const isUniform = (o: Operand): boolean => 'imm' in o || uniform.has(o.reg);
+  const isel = iselChoices(kernel, isUniform);
+  /** how many SASS instructions an instruction lowers to (its extras included; folded: none) */
+  const sassCount = (i: Instr): number => {
+    const mine = wide.get(i)?.folded ? undefined : isel.get(i);
+    const choice = mine ?? wide.get(i);
+    if (choice?.folded) return 0;
+    return 1 + (mine?.extras ?? wide.get(i)?.extras ?? wideExtras(i)).length;
+  };
+  /**
+   * nvcc's if-conversion: an if whose sides are short straight-line code is predicated, no branch
+   * (if_then, if_ifelse, if_mid: 5 instructions; if_long, 11, branches). The sweep in ifconv_probe.cu
+   * predicates chains of up to 14 IMADs, so the limit is a choice between the measured cases
+   */
+  const ifConverts = (i: Extract<Instr, { op: 'if' }>): boolean => {
+    const sides = [i.then, ...(i.else ? [i.else] : [])];
+    const predicable = (x: Instr): boolean => PREDICABLE.has(x.op) && !((x.op === 'ld' || x.op === 'st') && x.space === 'local');
+    if (!sides.every((l) => l.every(predicable))) return false;
+    let n = 0;
+    for (const l of sides) for (const x of l) n += x.op === 'assign' ? 0 : sassCount(x);
+    return n <= MAX_PREDICATED;
+  };
   const emit = (fn: Exec | null, m: InstrMeta): number => {
     slots.push({ fn, meta: m });
     return slots.length - 1;
@@ -413,10 +469,15 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     for (const [n, i] of list.entries()) {
       const at = slots.length;
       lowerOne(i, tail && n === list.length - 1);
-      const choice = wide.get(i);
-      if (choice?.opcode) Object.assign((slots[at] as Slot).meta, { opcode: choice.opcode, cls: 'alu' });
-      if (choice?.folded) uncount(at);
-      else for (const opcode of choice?.extras ?? wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
+      // what the 64-bit selection drops stays dropped (an address another's plus a constant)
+      const mine = wide.get(i)?.folded ? undefined : isel.get(i);
+      const choice = mine ?? wide.get(i);
+      if (choice?.opcode) Object.assign((slots[at] as Slot).meta, { opcode: choice.opcode, cls: mine?.cls ?? 'alu' });
+      if (choice?.folded) {
+        uncount(at);
+        if (mine?.standsFor) (slots[at] as Slot).meta.standsFor = mine.standsFor;
+      } else if (mine?.extras) for (const x of mine.extras) emit(() => {}, { ...meta(i), opcode: x.opcode, cls: x.cls });
+      else for (const opcode of (mine ? null : wide.get(i)?.extras) ?? wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
@@ -519,6 +580,12 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       case 'match':
         emit(genMatch(i, env), meta(i));
         return;
+      case 'redux':
+        // the result lands in a uniform register: a MOV brings it to the thread's (`REDUX.SUM UR6, R2;
+        // MOV R7, UR6`)
+        emit(genRedux(i, env), meta(i));
+        emit(() => {}, meta(i, true, 'MOV', 'move'));
+        return;
       case 'syncwarp':
         emit(genSyncwarp(i, env), meta(i));
         return;
@@ -596,6 +663,27 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       }, pseudo(i));
       return;
     }
+    // at the kernel's end an if without else is `@!P EXIT` (the tail rule, below) even when short
+    // (reduce0's `if (tid == 0)`); elsewhere a short if is predicated, each side under its predicate
+    if (!(tail && i.else === null) && ifConverts(i)) {
+      // the condition is read once, before either side runs (a side may write its register)
+      emit((w: Warp) => {
+        const m = w.mask;
+        const p = condMask(w);
+        w.predStack[w.psp++] = m;
+        w.predStack[w.psp++] = m & ~p;
+        w.mask = m & p;
+      }, pseudo(i));
+      lower(i.then);
+      emit((w: Warp) => {
+        w.mask = w.predStack[--w.psp] as number;
+      }, pseudo(i));
+      if (i.else) lower(i.else);
+      emit((w: Warp) => {
+        w.mask = w.predStack[--w.psp] as number;
+      }, pseudo(i));
+      return;
+    }
     if (tail && i.else === null) {
       exitUnless(i, condMask);
       lower(i.then, true);
@@ -604,6 +692,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
     // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC; at the kernel's end the
     // then side ends in an EXIT instead of a branch over the else side, and nothing rejoins
     const reconverges = !tail && !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
+    if (reconverges) emit(() => {}, bssy(i));
     const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
     lower(i.then, tail);
     let endThenAt = -1;
@@ -644,6 +733,7 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
       lower(i.head);
       exitUnless(i, condMask);
     }
+    if (reconverges) emit(() => {}, bssy(i));
     const enterAt = emit(null, pseudo(i));
     let guardAt = -1;
     if (i.guard && !tail) {
@@ -689,8 +779,10 @@ export function compile(kernel: KernelIR, env: ExecEnv): Program {
   emit(() => {}, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   // a kernel with shared memory reads SR_CgaCtaId, the base of its block's window in the shared space,
   // once (S2UR or S2R: in all 27 of the ground truth's kernels that use shared memory)
+  // and makes the window's base address of it: `S2UR UR5, SR_CgaCtaId; UMOV UR4, 0x400; ULEA UR4, UR5,
+  // UR4, 0x18` (each S2UR / S2R of SR_CgaCtaId in the 27 kernels comes with its MOV 0x400 and LEA)
   if (kernel.sharedStaticBytes > 0 || kernel.usesDynamicShared)
-    emit(() => {}, { opcode: 'S2UR', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+    for (const opcode of ['S2UR', 'UMOV', 'ULEA']) emit(() => {}, { opcode, cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   // and one with global memory loads its memory descriptor (`ULDC.64 UR4, c[0x0][0x208]`, the
   // `desc[UR4]` of every LDG/STG: in each of the ground truth's kernels that access global memory)
   if (usesGlobalMemory(kernel.body))

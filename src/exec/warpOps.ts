@@ -158,6 +158,41 @@ export function genVote(i: Vote, env: ExecEnv): Exec {
   };
 }
 
+type Redux = Extract<Instr, { op: 'redux' }>;
+/** __reduce_*_sync: each lane gets the reduction over the lanes its mask names */
+export function genRedux(i: Redux, env: ExecEnv): Exec {
+  const group = new Int32Array(32);
+  const signed = i.type.tag === 'scalar' && i.type.kind === 'i32';
+  const combine = (a: number, b: number): number => {
+    switch (i.fn) {
+      case 'add': return (a + b) | 0;
+      case 'min': return signed ? Math.min(a, b) : (a >>> 0) < (b >>> 0) ? a : b;
+      case 'max': return signed ? Math.max(a, b) : (a >>> 0) > (b >>> 0) ? a : b;
+      case 'and': return a & b;
+      case 'or': return a | b;
+      default: return a ^ b;
+    }
+  };
+  return (w: Warp) => {
+    if (w.mask === 0) return; // predicated off
+    checkMasks(i.mask, w, `__reduce_${i.fn}_sync`, i, env, group);
+    const m = w.mask;
+    const v = 'reg' in i.value ? (w.regs[i.value.reg] as Int32Array) : null;
+    const imm = 'imm' in i.value ? Number(i.value.imm) | 0 : 0;
+    const dst = w.regs[i.dst] as Int32Array;
+    const out = new Int32Array(32);
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const g = (group[l] as number) & m;
+      let acc: number | null = null;
+      for (let s = 0; s < 32; s++) if ((g >>> s) & 1) acc = acc === null ? (v ? (v[s] as number) : imm) : combine(acc, v ? (v[s] as number) : imm);
+      out[l] = acc ?? 0;
+    }
+    // every lane reads the sources before any writes (dst may be the source's register)
+    for (let l = 0; l < 32; l++) if ((m >>> l) & 1) dst[l] = out[l] as number;
+  };
+}
+
 type Match = Extract<Instr, { op: 'match' }>;
 export function genMatch(i: Match, env: ExecEnv): Exec {
   const group = new Int32Array(32);

@@ -53,7 +53,9 @@ export function wideExtras(i: Instr): string[] {
     case 'cmp':
       return is64(i.a.type) ? ['ISETP.EX'] : [];
     case 'lea':
-      return is64(i.index.type) ? ['LEA.HI.X'] : [];
+      // a shared-memory address is 32 bits: a 64-bit index takes its low word only (cp_cg_memcpy_async's
+      // size_t loop: `LEA R15, R16, UR5, 0x2` for sm[e])
+      return is64(i.index.type) && i.type.space !== 'shared' ? ['LEA.HI.X'] : [];
     default:
       return [];
   }

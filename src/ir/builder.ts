@@ -18,6 +18,7 @@ import type {
   MemOrder,
   MemScope,
   MemSemantics,
+  ReduxOp,
   KernelIR,
   Operand,
   ParamDecl,
@@ -141,7 +142,7 @@ export class PtrVal extends Val {
 }
 
 export interface MemOpts {
-  /** PTX cache operator (ld: ca cg cs lu cv; st: wb cg cs wt) or 'strong' (volatile) */
+  /** PTX cache operator (ld: ca cg cs lu cv nc; st: wb cg cs wt) or 'strong' (volatile); 'nc' is __ldg */
   cache?: CacheOp;
   /** a `volatile` access (ld.volatile / st.volatile: relaxed at system scope, never cached in L1) */
   volatile?: boolean;
@@ -206,6 +207,10 @@ export class Ref {
   }
   store(v: ValLike | VecVal | ValLike[], opts?: MemOpts): void {
     this.k.store(this.addr, v, opts);
+  }
+  /** __ldg(&p[i]): a read-only load of global memory (ld.global.nc, SASS LDG.E.CONSTANT) */
+  ldg(): Val | VecVal {
+    return this.k.load(this.addr, { cache: 'nc' });
   }
   atomic(fn: AtomOp, a: ValLike, b?: ValLike): Val {
     return this.k.atomic(fn, this.addr, a, b, true) as Val;
@@ -527,6 +532,7 @@ export class KernelBuilder {
   load(addr: PtrVal, opts?: MemOpts): Val | VecVal {
     const loc = callerLoc();
     const t = addr.ptrType;
+    if (opts?.cache === 'nc' && t.space !== 'global') throw irError(loc, `a read-only load (cache 'nc', __ldg) reads global memory, not ${t.space}: drop the cache option`);
     const elem = t.elem;
     const scalars: ScalarType[] = elem.tag === 'vec' ? Array.from({ length: elem.n }, () => elem.elem) : [elem];
     const dsts = scalars.map((s) => this.newReg(s, false, loc));
@@ -539,6 +545,7 @@ export class KernelBuilder {
 
   store(addr: PtrVal, v: ValLike | VecVal | ValLike[], opts?: MemOpts): void {
     const loc = callerLoc();
+    if (opts?.cache === 'nc') throw irError(loc, `cache 'nc' is the read-only load path (__ldg); a store takes wb, cg, cs or wt`);
     const t = addr.ptrType;
     const elem = t.elem;
     let values: Operand[];
@@ -785,6 +792,20 @@ export class KernelBuilder {
     const dst = this.newReg(mode === 'ballot' ? u32 : pred, false, loc);
     this.emit({ op: 'vote', mode, dst, pred: this.condOperand(p, loc), mask: this.use(this.toVal(mask, u32, loc), loc), loc });
     return this.wrap(dst, mode === 'ballot' ? u32 : pred);
+  }
+  /**
+   * __reduce_add_sync / _min_ / _max_ / _and_ / _or_ / _xor_sync(mask, value): the reduction of a 32-bit
+   * integer over the lanes the mask names, in each of them (SASS REDUX into a uniform register and a MOV
+   * back: isel_probe's redux_*). min and max compare as the value's type (signed for i32).
+   */
+  reduceSync(fn: ReduxOp, value: Val, mask: ValLike = 0xffffffff): Val {
+    const loc = callerLoc();
+    const t = value.type;
+    if (t.tag !== 'scalar' || (t.kind !== 'i32' && t.kind !== 'u32'))
+      throw irError(loc, `type error: __reduce_${fn}_sync takes a 32-bit integer (i32 or u32), got ${typeName(t)}; convert it with .cast(u32)`);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'redux', fn, dst, type: t, value: this.use(value, loc), mask: this.use(this.toVal(mask, u32, loc), loc), loc });
+    return this.wrap(dst, t);
   }
   matchAny(value: Val, mask: ValLike = 0xffffffff): Val {
     const loc = callerLoc();

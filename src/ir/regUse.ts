@@ -45,6 +45,8 @@ export function readsOf(i: Instr): number[] {
       return regs(i.value, i.lane, i.mask);
     case 'vote':
       return regs(i.pred, i.mask);
+    case 'redux':
+      return regs(i.value, i.mask);
     case 'match':
       return regs(i.value, i.mask);
     case 'l2prefetch':

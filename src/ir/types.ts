@@ -72,10 +72,15 @@ export type SpecialReg =
   /** base offset of dynamic (extern) shared memory */
   | 'dynsmem';
 
-/** PTX cache operators on loads (ca cg cs lu cv) and stores (wb cg cs wt); 'strong' = volatile/relaxed.gpu, bypasses L1 */
-export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
+/**
+ * PTX cache operators on loads (ca cg cs lu cv) and stores (wb cg cs wt); 'strong' = volatile/relaxed.gpu,
+ * bypasses L1; 'nc' = ld.global.nc, the read-only path of __ldg and `const __restrict__` (SASS LDG.E.CONSTANT)
+ */
+export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong' | 'nc';
 export type ShflMode = 'idx' | 'up' | 'down' | 'xor';
 export type VoteMode = 'any' | 'all' | 'ballot' | 'uni';
+/** __reduce_<op>_sync: the warp-wide integer reductions of sm_80+ (SASS REDUX) */
+export type ReduxOp = 'add' | 'min' | 'max' | 'and' | 'or' | 'xor';
 export type AtomOp = 'add' | 'min' | 'max' | 'exch' | 'cas' | 'and' | 'or' | 'xor' | 'inc' | 'dec';
 /** PTX thread scopes: cta (cuda::thread_scope_block), gpu (thread_scope_device), sys (thread_scope_system) */
 export type MemScope = 'cta' | 'gpu' | 'sys';
@@ -184,6 +189,8 @@ export type Instr =
   | (InstrBase & { op: 'syncwarp'; mask: Operand })
   | (InstrBase & { op: 'shfl'; mode: ShflMode; dst: number; type: ScalarType; value: Operand; lane: Operand; width: number; mask: Operand })
   | (InstrBase & { op: 'vote'; mode: VoteMode; dst: number; pred: Operand; mask: Operand })
+  /** __reduce_<fn>_sync(mask, value) on 32-bit integers: every named lane gets the reduction over them */
+  | (InstrBase & { op: 'redux'; fn: ReduxOp; dst: number; type: ScalarType; value: Operand; mask: Operand })
   | (InstrBase & { op: 'match'; dst: number; value: Operand; mask: Operand })
   | (InstrBase & { op: 'activemask'; dst: number })
   /**

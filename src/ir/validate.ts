@@ -122,6 +122,11 @@ export function validateKernel(ir: KernelIR): void {
           use(i, i.mask);
           def(i.dst);
           break;
+        case 'redux':
+          use(i, i.value);
+          use(i, i.mask);
+          def(i.dst);
+          break;
         case 'match':
           use(i, i.value);
           use(i, i.mask);

@@ -16,7 +16,7 @@ export type { AccessPolicyWindow, AccessProperty } from './accessProperty.js';
 
 export type MemOp = 'ld' | 'st' | 'atom' | 'red';
 /** PTX cache operators: loads ca (default) cg cs lu cv; stores wb (default) cg cs wt; 'strong' = volatile/atomic/relaxed.gpu loads that bypass L1 */
-export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong';
+export type CacheOp = 'ca' | 'cg' | 'cs' | 'lu' | 'cv' | 'wb' | 'wt' | 'strong' | 'nc';
 
 export interface GlobalAccess {
   /** SM the warp runs on (its own L1) */
@@ -260,7 +260,8 @@ export class MemoryHierarchy {
     const isLoad = op === 'ld';
     const isStore = op === 'st';
     // loads: ca/lu/cs allocate in L1; cg/cv/strong bypass (still an L1 tag lookup that misses)
-    const l1Alloc = isLoad && (a.cacheOp === 'ca' || a.cacheOp === 'lu' || a.cacheOp === 'cs');
+    // ld.global.nc (__ldg) reads through the same L1 as ld.ca on sm_90 (the unified L1/texture cache)
+    const l1Alloc = isLoad && (a.cacheOp === 'ca' || a.cacheOp === 'lu' || a.cacheOp === 'cs' || a.cacheOp === 'nc');
     const evictFirst = a.cacheOp === 'cs' || a.cacheOp === 'lu';
     const masks = a.writeMasks;
     const lb = this.lineBytes;

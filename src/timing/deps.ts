@@ -39,6 +39,15 @@ function foldDroppedSlots(meta: readonly InstrMeta[], reads: Int32Array[], write
         if ((writes[p] as Int32Array).includes(src)) writes[p] = add(writes[p] as Int32Array, [i.dst]);
         break;
       }
+    } else if (m.standsFor) {
+      // instruction selection's folds (src/exec/isel.ts): every later reader of the result waits for
+      // what does its work instead
+      const dst = writesOf(i);
+      for (let q = s + 1; q < meta.length; q++) {
+        if (!(meta[q] as InstrMeta).counted) continue;
+        const r = reads[q] as Int32Array;
+        if (dst.some((d) => r.includes(d))) reads[q] = add(r.filter((x) => !dst.includes(x)), m.standsFor);
+      }
     } else if (i.op === 'lea') {
       for (let q = s + 1; q < meta.length; q++) {
         if (!(meta[q] as InstrMeta).counted) continue;
