@@ -15,6 +15,7 @@ export type Profiler = (req: ProfileRequest) => Promise<Report>;
 export interface BenchEntryResult {
   entry: SuiteEntry;
   label: string;
+  /** time the entry took to profile; NaN in a merged run (--merge: the shard reports do not hold it) */
   seconds: number;
   /** the kernel's wrong-result message, when its check failed */
   checkFailed?: string;
