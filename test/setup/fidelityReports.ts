@@ -35,6 +35,17 @@ function profileOnce(name: string, args: readonly string[], dir: string): Promis
 }
 
 const keyPath = (dir: string, name: string): string => join(dir, `${name}.key`);
+const secondsPath = (dir: string): string => join(dir, 'seconds.json');
+
+/** the seconds each run took when last profiled, {} if never */
+function lastSeconds(dir: string): Record<string, number> {
+  try {
+    const v = JSON.parse(readFileSync(secondsPath(dir), 'utf8')) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
 
 /** whether the report of `run` in `dir` was made from the inputs `key` names */
 function upToDate(dir: string, run: FidelityRun, key: string): boolean {
@@ -49,7 +60,14 @@ export default async function setup(project: TestProject): Promise<void> {
   const fresh = process.env['WARPSIGHT_FIDELITY_FRESH'] === '1';
   const inputs = inputKey(ROOT);
   const keys = new Map(FIDELITY_RUNS.map((r) => [r.name, runKey(inputs, r.args)]));
-  const queue = FIDELITY_RUNS.filter((r) => fresh || !upToDate(dir, r, keys.get(r.name)!));
+  // the longest first, by the times the runs took last (out/fidelity-reports/seconds.json), so the
+  // workers finish together: in list order the slowest run (l2_survival) began last and ran a minute
+  // alone. Runs never timed go first (in list order); every report is a file of its own, so the order
+  // reaches no output.
+  const last = lastSeconds(dir);
+  const queue = FIDELITY_RUNS.filter((r) => fresh || !upToDate(dir, r, keys.get(r.name)!)).sort(
+    (a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || 0,
+  );
   const workers = Math.max(1, Math.min(availableParallelism(), queue.length));
   const t0 = Date.now();
   const seconds = new Map<string, number>();
@@ -65,6 +83,7 @@ export default async function setup(project: TestProject): Promise<void> {
       }
     }),
   );
+  writeFileSync(secondsPath(dir), `${JSON.stringify({ ...last, ...Object.fromEntries([...seconds].map(([n, t]) => [n, Math.round(t * 10) / 10])) }, null, 2)}\n`);
   const made = seconds.size;
   const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n, s]) => `${n} ${s.toFixed(0)} s`);
   process.stderr.write(
