@@ -22,6 +22,9 @@ export default class Bench extends WarpsightCommand {
     '<%= config.bin %> bench --baseline reports/baseline.json --junit out/bench-junit.xml --markdown out/bench-summary.md',
     '<%= config.bin %> bench --baseline reports/baseline.json --update',
     '<%= config.bin %> bench sh_transpose_32x33_bd32x8 --baseline reports/baseline.json',
+    '<%= config.bin %> bench --jobs 2 --baseline reports/baseline.json',
+    '<%= config.bin %> bench --shard 1/2 --out out/bench-1.json',
+    '<%= config.bin %> bench --merge out/bench-1.json --merge out/bench-2.json --junit out/bench-junit.xml',
   ];
   static override strict = false;
   static override enableJsonFlag = true;
@@ -35,6 +38,9 @@ export default class Bench extends WarpsightCommand {
     update: Flags.boolean({ description: 'write the fresh report as the new baseline instead of comparing' }),
     markdown: Flags.string({ description: 'write a markdown summary to this file' }),
     junit: Flags.string({ description: 'write JUnit XML to this file' }),
+    shard: Flags.string({ description: 'profile one slice of the suite, i/n (1/3: the first third), judged against the same slice of the baseline; --merge joins the slices' }),
+    jobs: Flags.integer({ min: 1, max: 64, default: 1, description: 'profile this many suite entries at a time, each in a process of its own (the report and the output are the same as one at a time; the times are taken under the load the jobs make)' }),
+    merge: Flags.string({ multiple: true, description: "the shards' --out reports to merge into the whole suite's report (repeatable): written to --out and judged as one run, nothing profiled" }),
   };
 
   async run(): Promise<BenchResult> {
@@ -46,11 +52,22 @@ export default class Bench extends WarpsightCommand {
     const { profileFile } = await import('../src/profile.js');
     const suite = readSuite(flags.suite);
     if (flags.update && (argv as string[]).some((a) => a !== '')) throw new UserError('--update rewrites the whole baseline: run it without kernel names', 2);
-    const wanted = (argv as string[]).filter((a) => a !== '');
+    let wanted = (argv as string[]).filter((a) => a !== '');
+    const { mergeShards, parseShard, shardEntries } = await import('../src/bench/shard.js');
+    if (flags.shard !== undefined && flags.merge !== undefined) throw new UserError('--shard profiles a slice and --merge joins slices: give one of them', 2);
+    if ((flags.shard !== undefined || flags.merge !== undefined) && (flags.update || wanted.length > 0))
+      throw new UserError(`${flags.shard !== undefined ? '--shard' : '--merge'} runs slices of the whole suite: give it without kernel names and without --update`, 2);
     if (wanted.length > 0) {
       const unknown = wanted.filter((w) => !suite.kernels.some((e) => e.kernel === w));
       if (unknown.length > 0) throw new UserError(`no suite kernel named ${unknown.join(', ')} in ${flags.suite}; it has: ${suite.kernels.map((e) => e.kernel).join(', ')}`, 2);
       suite.kernels = suite.kernels.filter((e) => wanted.includes(e.kernel));
+    }
+    // a shard is judged as a run of its entries' names would be
+    const whole = suite.kernels;
+    if (flags.shard !== undefined) {
+      suite.kernels = shardEntries(suite.kernels, parseShard(flags.shard));
+      if (suite.kernels.length === 0) throw new UserError(`--shard ${flags.shard}: the suite has only ${whole.length} entries, so this shard has none; use at most ${whole.length} shards`, 2);
+      wanted = suite.kernels.map((e) => e.kernel);
     }
     // read the baseline first: a missing one should fail before minutes of profiling
     const baseline = flags.update ? undefined : existsSync(flags.baseline) ? readReport(flags.baseline) : undefined;
@@ -58,7 +75,24 @@ export default class Bench extends WarpsightCommand {
     // the outputs are checked before minutes of profiling, not after
     for (const [flag, path] of [['--out', flags.out], ['--markdown', flags.markdown], ['--junit', flags.junit], ...(flags.update ? [['--baseline', flags.baseline]] : [])] as const)
       if (path !== undefined) checkWritable(flag, path);
-    const run = await runSuite(suite, profileFile, createProgress());
+    const run =
+      flags.merge !== undefined
+        ? mergeShards(
+            suite,
+            flags.merge.map((f) => readReport(f)),
+            flags.merge,
+          )
+        : flags.jobs > 1
+          ? await (async () => {
+              const { createProfilePool } = await import('../src/bench/pool.js');
+              const pool = createProfilePool(Math.min(flags.jobs, suite.kernels.length));
+              try {
+                return await runSuite(suite, (req) => pool.profile(req), createProgress(), flags.jobs);
+              } finally {
+                pool.close();
+              }
+            })()
+          : await runSuite(suite, profileFile, createProgress());
     const { checkReport } = await import('../src/report/schema.js');
     checkReport(run.report, 'the bench report');
     writeFile('--out', flags.out, reportJson(run.report));

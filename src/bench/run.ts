@@ -15,6 +15,7 @@ export type Profiler = (req: ProfileRequest) => Promise<Report>;
 export interface BenchEntryResult {
   entry: SuiteEntry;
   label: string;
+  /** time the entry took to profile; NaN in a merged run (--merge: the shard reports do not hold it) */
   seconds: number;
   /** the kernel's wrong-result message, when its check failed */
   checkFailed?: string;
@@ -25,24 +26,42 @@ export interface BenchRun {
   entries: BenchEntryResult[];
 }
 
-/** Profiles the suite's kernels in order; their results, renumbered 0.., make one report. */
-export async function runSuite(suite: Suite, profile: Profiler, progress?: Progress): Promise<BenchRun> {
+/**
+ * Profiles the suite's kernels; their results, in suite order and renumbered 0.., make one report.
+ * With `jobs` > 1, that many entries are profiled at a time (the profiler must allow it: pool.ts);
+ * results and progress lines still come in suite order, so the output is that of one at a time.
+ */
+export async function runSuite(suite: Suite, profile: Profiler, progress?: Progress, jobs = 1): Promise<BenchRun> {
+  const total = suite.kernels.length;
+  const started: Array<Promise<{ report: Report; seconds: number }>> = [];
+  let next = 0;
+  // at most `jobs` in flight: entry i + jobs starts when entry i has finished
+  const launch = (): void => {
+    if (next >= total) return;
+    const entry = suite.kernels[next]!;
+    const t0 = performance.now();
+    started.push(
+      profile({
+        file: entry.file,
+        kernel: entry.kernel,
+        params: entry.params ?? {},
+        ...(entry.grid ? { grid: entry.grid } : {}),
+        ...(entry.block ? { block: entry.block } : {}),
+      }).then((report) => ({ report, seconds: (performance.now() - t0) / 1000 })),
+    );
+    // a failure is thrown when its entry's turn comes; one after an earlier failure is dropped, not left unhandled
+    started[next]!.catch(() => {});
+    next++;
+  };
+  for (let j = 0; j < Math.max(1, jobs); j++) launch();
   const kernels: KernelResult[] = [];
   const entries: BenchEntryResult[] = [];
   let first: Report | undefined;
-  const total = suite.kernels.length;
   for (const [i, entry] of suite.kernels.entries()) {
     const label = entryLabel(entry);
     progress?.start(i, total, label);
-    const t0 = performance.now();
-    const report = await profile({
-      file: entry.file,
-      kernel: entry.kernel,
-      params: entry.params ?? {},
-      ...(entry.grid ? { grid: entry.grid } : {}),
-      ...(entry.block ? { block: entry.block } : {}),
-    });
-    const seconds = (performance.now() - t0) / 1000;
+    const { report, seconds } = await started[i]!;
+    launch();
     first ??= report;
     const failed = report.kernels.find((k) => k.check && !k.check.passed);
     for (const k of report.kernels) kernels.push({ ...k, id: kernels.length });

@@ -51,7 +51,7 @@ export function benchMarkdown(run: BenchRun, verdict: BenchVerdict, baselineFile
     for (const w of verdict.wrongResults) out.push(`- \`${md(w.label)}\`: ${md(w.checkFailed ?? '')}`);
   }
   for (const t of c.unusedThresholds) out.push('', `Warning: threshold \`${md(t)}\` matches no metric.`);
-  out.push('', '| run | seconds |', '|---|---:|', ...run.entries.map((e) => `| \`${md(e.label)}\` | ${e.seconds.toFixed(1)} |`), '');
+  out.push('', '| run | seconds |', '|---|---:|', ...run.entries.map((e) => `| \`${md(e.label)}\` | ${Number.isFinite(e.seconds) ? e.seconds.toFixed(1) : '—'} |`), '');
   return out.join('\n');
 }
 
@@ -71,7 +71,8 @@ export function benchJunit(run: BenchRun, verdict: BenchVerdict): string {
   const seconds = new Map<string, number>();
   const files = new Map<string, string>();
   for (const e of run.entries) {
-    seconds.set(e.entry.kernel, (seconds.get(e.entry.kernel) ?? 0) + e.seconds);
+    // a merged run (--merge) has no times: JUnit's time attribute is a number, 0 then
+    seconds.set(e.entry.kernel, (seconds.get(e.entry.kernel) ?? 0) + (Number.isFinite(e.seconds) ? e.seconds : 0));
     files.set(e.entry.kernel, e.entry.file);
   }
   const cases = c.kernels.map((k) => {
@@ -91,7 +92,7 @@ export function benchJunit(run: BenchRun, verdict: BenchVerdict): string {
     return { failed: failures.length > 0, xml: `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="${time}">${body}</testcase>` };
   });
   const failures = cases.filter((t) => t.failed).length;
-  const total = run.entries.reduce((s, e) => s + e.seconds, 0).toFixed(3);
+  const total = run.entries.reduce((s, e) => s + (Number.isFinite(e.seconds) ? e.seconds : 0), 0).toFixed(3);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="warpsight bench" tests="${cases.length}" failures="${failures}" time="${total}">`,

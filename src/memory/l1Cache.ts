@@ -63,9 +63,12 @@ export class L1Cache {
       this.sets = sets;
       this.linesPerSm = sets * this.ways;
       const n = this.linesPerSm * this.smCount;
-      this.tag = new Float64Array(n);
-      this.valid = new Uint8Array(n);
-      this.stamp = new Float64Array(n);
+      // arrays kept across launches: a carveout that changes between kernels uses a prefix of them
+      if (n > this.tag.length) {
+        this.tag = new Float64Array(n);
+        this.valid = new Uint8Array(n);
+        this.stamp = new Float64Array(n);
+      }
     }
     this.touchedAll = true;
     this.invalidateAll();
@@ -79,9 +82,10 @@ export class L1Cache {
     this.holders.fill(0);
     this.stale.clear();
     if (this.touchedAll || this.touchedSm.length !== this.smCount) {
-      this.tag.fill(-1);
-      this.valid.fill(0);
-      this.stamp.fill(0);
+      const n = this.linesPerSm * this.smCount;
+      this.tag.fill(-1, 0, n);
+      this.valid.fill(0, 0, n);
+      this.stamp.fill(0, 0, n);
       this.touchedSm = new Uint8Array(this.smCount);
     } else {
       const n = this.linesPerSm;

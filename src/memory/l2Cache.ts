@@ -303,6 +303,7 @@ export class L2Cache {
     this.idleDirtyCap = new Uint8Array(this.sets);
     this.idleAnyCap = new Uint8Array(this.sets);
     this.touchedSet = new Uint8Array(this.sets);
+    this.liveSet = new Uint8Array(this.sets);
     this.dirtyWays = opts.dirtyWays ?? this.ways;
     this.idleDirtyWays = opts.idleDirtyWays ?? this.dirtyWays;
     this.cleanWays = opts.cleanWays ?? 0;
@@ -310,6 +311,7 @@ export class L2Cache {
     this.reused = new Uint8Array(n);
     this.sc = opts.replacement === 'sc';
     this.chance = new Uint8Array(n);
+    this.order = new Int32Array(this.ways);
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
     const lineBit = Math.log2(this.lineSize);
@@ -381,23 +383,57 @@ export class L2Cache {
     for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST) this.cls[i] = CLS_NORMAL;
   }
 
-  /** write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything */
+  /**
+   * write every dirty sector back (counted by the DRAM unless uncounted) and invalidate everything.
+   * Only the sets that took a line since the last flush can hold one (allocate records them): a launch
+   * that touched a few sets clears those, not the whole 60 MB array (a flush per launch under
+   * --cache-control all). The DRAM's counters are sums, so the order of the write-backs plays no part.
+   */
   flush(): void {
-    this.touchedAll = true;
+    const live = this.liveSets;
+    if (this.liveAll || live.length * 4 > this.sets) {
+      this.fillAllPartials();
+      for (let i = 0; i < this.dirty.length; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
+      this.clearWays(0, this.tag.length);
+      this.liveSet.fill(0);
+    } else {
+      const ways = this.ways;
+      for (const set of live) {
+        const from = set * ways;
+        const to = from + ways;
+        for (let i = from; i < to; i++) if (this.partial[i] !== 0) this.fillPartial(i, this.partial[i]!);
+        for (let i = from; i < to; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
+        this.clearWays(from, to);
+        this.liveSet[set] = 0;
+      }
+    }
+    this.liveSets = [];
+    this.liveAll = false;
+    // every set is empty now: none holds dirty lines for settleDirty to cap
+    for (const set of this.touchedSets) this.touchedSet[set] = 0;
+    this.touchedSets = [];
+    this.touchedAll = false;
     this.maybeLast = false;
-    this.fillAllPartials();
-    for (let i = 0; i < this.dirty.length; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
-    this.tag.fill(EMPTY);
-    this.valid.fill(0);
-    this.dirty.fill(0);
-    this.cls.fill(CLS_NORMAL);
-    this.chance.fill(0);
-    this.stamp.fill(0);
-    this.partner.fill(0);
-    this.partial.fill(0);
-    this.copy.fill(0);
     this.skipDraws = 0;
   }
+
+  /** ways [from, to) invalid, of the normal class, with no replacement or fill state */
+  private clearWays(from: number, to: number): void {
+    this.tag.fill(EMPTY, from, to);
+    this.valid.fill(0, from, to);
+    this.dirty.fill(0, from, to);
+    this.cls.fill(CLS_NORMAL, from, to);
+    this.chance.fill(0, from, to);
+    this.stamp.fill(0, from, to);
+    this.partner.fill(0, from, to);
+    this.partial.fill(0, from, to);
+    this.copy.fill(0, from, to);
+  }
+
+  /** sets that took a line since the last flush (allocate), and whether that may be any set (before the first flush) */
+  private readonly liveSet: Uint8Array;
+  private liveSets: number[] = [];
+  private liveAll = true;
 
   /**
    * `lines` whole dirty lines from `firstLine` on, older than anything the kernel touches (memory
@@ -534,39 +570,71 @@ export class L2Cache {
     const t = this.tag;
     const cl = this.cls;
     const s = this.stamp;
-    let passed = 0;
-    let first = -1;
-    for (;;) {
-      let best = -1;
-      let bestCls = CLS_LAST + 1;
-      let bestStamp = Infinity;
-      let empty = -1;
-      for (let i = from; i < to; i++) {
-        if (t[i] === EMPTY) {
-          if (i >= emptyFrom) return i;
-          if (empty < 0) empty = i;
-          continue;
-        }
-        const c = cl[i]!;
-        if ((c === CLS_LAST && !allowLast) || (passed >>> (i - from)) & 1) continue;
-        const st = s[i]!;
-        if (c < bestCls || (c === bestCls && st < bestStamp)) {
-          best = i;
-          bestCls = c;
-          bestStamp = st;
-        }
+    let best = -1;
+    let bestCls = CLS_LAST + 1;
+    let bestStamp = Infinity;
+    let empty = -1;
+    for (let i = from; i < to; i++) {
+      if (t[i] === EMPTY) {
+        if (i >= emptyFrom) return i;
+        if (empty < 0) empty = i;
+        continue;
       }
-      if (empty >= 0) return empty;
-      if (first < 0) first = best;
-      if (best < 0) return first;
-      if (this.chance[best] === 0) return this.avoidDirtyVictim(best, from, to);
-      this.chance[best] = 0;
-      passed |= 1 << (best - from);
-      if (this.dirty[best] !== 0 && this.partial[best] === 0 && !(this.skipBelow > 0 && this.skipDirty())) {
-        this.dram.write(this.dirty[best]!);
-        this.dirty[best] = 0;
+      const c = cl[i]!;
+      if (c === CLS_LAST && !allowLast) continue;
+      const st = s[i]!;
+      if (c < bestCls || (c === bestCls && st < bestStamp)) {
+        best = i;
+        bestCls = c;
+        bestStamp = st;
       }
     }
+    if (empty >= 0) return empty;
+    if (best < 0) return -1;
+    if (this.chance[best] === 0) return this.avoidDirtyVictim(best, from, to);
+    return this.passOver(from, to, allowLast);
+  }
+
+  /** ways of a set in victim order (passOver's scratch) */
+  private readonly order: Int32Array;
+
+  /**
+   * The LRU line of the lowest class has a second chance: the lines are passed over in victim order
+   * (class, then age, then way) -- each losing its chance, a dirty one written back unless write-back
+   * avoidance holds it back -- until one without a chance, the victim; the first if all had one. One
+   * sort of the set's lines where a scan per line passed over would visit the set again each time.
+   * The set holds no invalid way (pick returned it).
+   */
+  private passOver(from: number, to: number, allowLast: boolean): number {
+    const cl = this.cls;
+    const s = this.stamp;
+    const order = this.order;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const c = cl[i]!;
+      if (c === CLS_LAST && !allowLast) continue;
+      const st = s[i]!;
+      // insertion after every way that goes first (lower class, older, or equal and a lower way)
+      let j = n++;
+      while (j > 0) {
+        const o = order[j - 1]!;
+        const oc = cl[o]!;
+        if (oc < c || (oc === c && s[o]! <= st)) break;
+        order[j] = o;
+        j--;
+      }
+      order[j] = i;
+    }
+    for (let k = 0; k < n; k++) {
+      const w = order[k]!;
+      if (this.chance[w] === 0) return this.avoidDirtyVictim(w, from, to);
+      this.chance[w] = 0;
+      if (this.dirty[w] !== 0 && this.partial[w] === 0 && !(this.skipBelow > 0 && this.skipDirty())) {
+        this.dram.write(this.dirty[w]!);
+        this.dirty[w] = 0;
+      }
+    }
+    return order[0]!;
   }
 
   /** write-back avoidance: a dirty normal victim gives way to the set's oldest clean normal line (dirtyVictimSkip) */
@@ -686,6 +754,10 @@ export class L2Cache {
 
   /** a way for a new line of class `k` in set `set` (evicting as needed) */
   private allocate(set: number, line: number, k: number): number {
+    if (this.liveSet[set] === 0) {
+      this.liveSet[set] = 1;
+      this.liveSets.push(set);
+    }
     const base = set * this.ways;
     const q = this.quota[set]!;
     let w: number;

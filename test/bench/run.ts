@@ -11,6 +11,7 @@
  * sampled by the grid scheduler's memory-budget checks every 65,536 warp instructions, and before and
  * after): issue 38's bound, the long loop of 16 M warp instructions with the timing model on among
  * the workloads (7.7 GB before the timing model's state followed what is live).
+ * Last, the CLI's fixed cost: a 1-block profile end to end, dev and built (test/bench/startup.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
@@ -105,3 +106,6 @@ console.log(`deadlock_detect_ms: ${Math.round(deadlockMs[1]!)}`);
 
 // the runtime's workload: 10,000 graph-replayed kernels (test/bench/runtime.ts)
 await import('./runtime.js');
+
+// the CLI's fixed cost: a 1-block profile end to end (test/bench/startup.ts)
+await import('./startup.js');

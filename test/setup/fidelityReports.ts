@@ -1,14 +1,21 @@
 /**
  * vitest globalSetup: the full-size ground-truth launches are profiled once, before the tests, in
- * parallel child processes (one per core), through the CLI (`warpsight profile … -o`). The fidelity
- * tests (counts, caches, timing) read these reports instead of each profiling the same kernels again.
+ * parallel child processes (one per core, the longest runs first), through the CLI (`warpsight
+ * profile … -o`). The fidelity tests (counts, caches, timing) read these reports instead of each
+ * profiling the same kernels again.
+ *
+ * A report is kept from an earlier run when nothing it depends on changed: beside each report the
+ * key of its inputs (test/setup/inputKey.ts: every source, kernel and manifest file, Node's version,
+ * the run's arguments). A changed file anywhere in the profiler or the kernels profiles everything
+ * again; WARPSIGHT_FIDELITY_FRESH=1 does so regardless.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { FIDELITY_RUNS, reportPath } from '../fidelity/reports.js';
+import { FIDELITY_RUNS, type FidelityRun, reportPath } from '../fidelity/reports.js';
+import { inputKey, runKey } from './inputKey.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -27,19 +34,61 @@ function profileOnce(name: string, args: readonly string[], dir: string): Promis
   });
 }
 
+const keyPath = (dir: string, name: string): string => join(dir, `${name}.key`);
+const secondsPath = (dir: string): string => join(dir, 'seconds.json');
+
+/** the seconds each run took when last profiled, {} if never */
+function lastSeconds(dir: string): Record<string, number> {
+  try {
+    const v = JSON.parse(readFileSync(secondsPath(dir), 'utf8')) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** whether the report of `run` in `dir` was made from the inputs `key` names */
+function upToDate(dir: string, run: FidelityRun, key: string): boolean {
+  const k = keyPath(dir, run.name);
+  return existsSync(k) && existsSync(reportPath(dir, run.name)) && readFileSync(k, 'utf8') === key;
+}
+
 export default async function setup(project: TestProject): Promise<void> {
   const dir = join(ROOT, 'out', 'fidelity-reports');
   mkdirSync(dir, { recursive: true });
   project.provide('fidelityReports', dir);
-  const queue = [...FIDELITY_RUNS];
+  const fresh = process.env['WARPSIGHT_FIDELITY_FRESH'] === '1';
+  const inputs = inputKey(ROOT);
+  const keys = new Map(FIDELITY_RUNS.map((r) => [r.name, runKey(inputs, r.args)]));
+  // the longest first, by the times the runs took last (out/fidelity-reports/seconds.json), so the
+  // workers finish together: in list order the slowest run (l2_survival) began last and ran a minute
+  // alone. Runs never timed go first (in list order); every report is a file of its own, so the order
+  // reaches no output.
+  const last = lastSeconds(dir);
+  const queue = FIDELITY_RUNS.filter((r) => fresh || !upToDate(dir, r, keys.get(r.name)!)).sort(
+    (a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || 0,
+  );
   const workers = Math.max(1, Math.min(availableParallelism(), queue.length));
   const t0 = Date.now();
+  const seconds = new Map<string, number>();
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      for (let run = queue.shift(); run; run = queue.shift()) await profileOnce(run.name, run.args, dir);
+      for (let run = queue.shift(); run; run = queue.shift()) {
+        const t = Date.now();
+        // the old key goes first: a run that fails or is stopped leaves no report that claims to be current
+        rmSync(keyPath(dir, run.name), { force: true });
+        await profileOnce(run.name, run.args, dir);
+        writeFileSync(keyPath(dir, run.name), keys.get(run.name)!);
+        seconds.set(run.name, (Date.now() - t) / 1000);
+      }
     }),
   );
-  process.stderr.write(`fidelity reports: ${FIDELITY_RUNS.length} profiles in ${((Date.now() - t0) / 1000).toFixed(0)} s (${workers} processes)\n`);
+  writeFileSync(secondsPath(dir), `${JSON.stringify({ ...last, ...Object.fromEntries([...seconds].map(([n, t]) => [n, Math.round(t * 10) / 10])) }, null, 2)}\n`);
+  const made = seconds.size;
+  const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n, s]) => `${n} ${s.toFixed(0)} s`);
+  process.stderr.write(
+    `fidelity reports: ${made} of ${FIDELITY_RUNS.length} profiled in ${((Date.now() - t0) / 1000).toFixed(0)} s (${workers} processes${made ? `; slowest ${slowest.join(', ')}` : ''}), ${FIDELITY_RUNS.length - made} unchanged since their inputs were (out/fidelity-reports/*.key)\n`,
+  );
 }
 
 declare module 'vitest' {
