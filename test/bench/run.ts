@@ -109,3 +109,6 @@ await import('./runtime.js');
 
 // the CLI's fixed cost: a 1-block profile end to end (test/bench/startup.ts)
 await import('./startup.js');
+
+// issue #43's figures: an 8-PE Jacobi, and the four deadlocks' time to diagnosis (test/bench/multiPe.ts)
+await import('./multiPe.js');
