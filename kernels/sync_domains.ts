@@ -2,14 +2,21 @@
  * Seed 000's fence interference and memory synchronization domains (CUDA Programming Guide §4.14):
  * on PE 0 a "communication" kernel stores to PE 1 over NVLink (NVSHMEM nvshmem_int_p: slow writes,
  * each acknowledged ~480 ns after it leaves) on one stream, while a local compute kernel on another
- * stream updates its own array and fences (__threadfence, fence.sc.gpu) every iteration.
+ * stream updates its own array and publishes it system-wide every iteration (__threadfence_system,
+ * fence.sc.sys: for a host thread or a peer that reads it).
  *
- * A gpu-scope fence orders every write in flight of its memory synchronization domain, not just the
- * fencing kernel's: with both kernels in domain 0 each of the local kernel's fences waits for the
- * communication kernel's NVLink stores too. Launched with memSyncDomain 'remote' (the default map
- * sends it to physical domain 1, as NCCL 2.16+ tags its kernels), the communication kernel's writes
- * are no longer the local kernel's fences' business. A stream whose memSyncDomainMap sends both
- * logical domains to physical 0 undoes that: the benefit is gone.
+ * A system-scope fence, and a kernel's implicit flush when it completes, order every write in flight
+ * of their memory synchronization domain, not just the fencing kernel's: with both kernels in domain 0
+ * each of the local kernel's fences waits for the communication kernel's NVLink stores too. Launched
+ * with memSyncDomain 'remote' (the default map sends it to physical domain 1, as NCCL 2.16+ tags its
+ * kernels), the communication kernel's writes are no longer the local kernel's fences' business. A
+ * stream whose memSyncDomainMap sends both logical domains to physical 0 undoes that: the benefit is gone.
+ *
+ * A device-scope fence (__threadfence; `--param sysFence=0`) does not wait for them on the H200 in any
+ * domain (test/fidelity/probes/domains: 570 / 573 / 577 cycles per fence with the P2P-storing kernel in
+ * the default / remote / remapped domain), so it gains nothing from domains. (The H200 also showed
+ * ~160 cycles more per fence with that kernel running than alone, in every domain: contention this
+ * model leaves out.)
  *
  * The price of domains: ordering *between* domains on one GPU needs system scope
  * (__threadfence_system, fence.sc.sys); a device-scope fence no longer covers the other domain's
@@ -25,6 +32,7 @@
  *   warpsight profile kernels/sync_domains.ts -k fence_interference_remote_domain
  *   warpsight profile kernels/sync_domains.ts -k fence_interference_remote_mapped_to_0
  *   warpsight profile kernels/sync_domains.ts -k fence_interference_same_domain --param comm=0   (the local kernel alone)
+ *   warpsight profile kernels/sync_domains.ts -k fence_interference_same_domain --param sysFence=0   (device-scope fences)
  */
 import { defineKernel, defineProgram, i32, ptr, u32, type ProgramDef } from 'warpsight';
 
@@ -44,22 +52,27 @@ export const commPut = defineKernel({
   },
 });
 
-/** the local compute kernel: each iteration updates the thread's word and fences at device scope */
-export const localFence = defineKernel({
-  name: 'local_fence',
-  params: { data: ptr('global', i32), iters: u32 },
-  defaults: { iters: 32 },
-  launch: { grid: 8, block: 128 },
-  setup: (h) => ({ data: h.alloc(i32, 8 * 128, 'data') }),
-  body: (k, { data, iters }) => {
-    const tid = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
-    k.for(0, iters, 1, () => {
-      data.at(tid).store(data.at(tid).get().add(1));
-      // __threadfence(): fence.sc.gpu, it orders every write in flight of the launch's domain
-      k.threadfence();
-    });
-  },
-});
+/** the local compute kernel: each iteration updates the thread's word and fences (`sys`: system scope, else device) */
+const localKernel = (name: string, sys: boolean) =>
+  defineKernel({
+    name,
+    params: { data: ptr('global', i32), iters: u32 },
+    defaults: { iters: 32 },
+    launch: { grid: 8, block: 128 },
+    setup: (h) => ({ data: h.alloc(i32, 8 * 128, 'data') }),
+    body: (k, { data, iters }) => {
+      const tid = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
+      k.for(0, iters, 1, () => {
+        data.at(tid).store(data.at(tid).get().add(1));
+        // __threadfence_system(): fence.sc.sys, it waits for every write in flight of the launch's
+        // domain; __threadfence(): fence.sc.gpu, the thread's own (and its block's)
+        if (sys) k.threadfenceSystem();
+        else k.threadfence();
+      });
+    },
+  });
+export const localFenceSys = localKernel('local_fence_sys', true);
+export const localFenceGpu = localKernel('local_fence_gpu', false);
 
 type Variant = 'same' | 'remote' | 'mapped';
 
@@ -69,8 +82,8 @@ function interference(name: string, description: string, variant: Variant): Prog
     description,
     pes: 2,
     // comm=0: the local kernel alone, what the remote domain should leave it as
-    defaults: { commIters: 256, localIters: 32, comm: 1 },
-    run: async (ctx, { commIters, localIters, comm: withComm }) => {
+    defaults: { commIters: 256, localIters: 32, comm: 1, sysFence: 1 },
+    run: async (ctx, { commIters, localIters, comm: withComm, sysFence }) => {
       const words = 16 * 256 * (commIters ?? 256);
       const dest = ctx.shmem.malloc(4 * words, 'dest');
       const data = ctx.malloc(4 * 8 * 128, 'data');
@@ -83,7 +96,7 @@ function interference(name: string, description: string, variant: Variant): Prog
         // seed 000's stream partitioning: both logical domains of the communication stream on physical 0
         if (variant === 'mapped') ctx.streamSetAttributes(comm, { memSyncDomainMap: { default: 0, remote: 0 } });
         if (withComm) ctx.launch(commPut, { dest, iters: commIters, peer: 1 }, undefined, { stream: comm, ...(variant === 'same' ? {} : { attributes: { memSyncDomain: 'remote' } }) });
-        ctx.launch(localFence, { data, iters: localIters }, undefined, { stream: local });
+        ctx.launch(sysFence ? localFenceSys : localFenceGpu, { data, iters: localIters }, undefined, { stream: local });
         await ctx.deviceSynchronize();
         ctx.value('local kernel result (each word = iterations)', Number(ctx.host.read(data, i32, 0)));
       }

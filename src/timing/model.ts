@@ -86,7 +86,8 @@ export interface TimingLaunch {
   /**
    * the launch's memory synchronization domain (device/syncDomains.ts), in cycles from the launch's
    * start: `inFlight(t)`: when the writes of other kernels of its domain in flight at t are
-   * acknowledged (null: none in flight), which its gpu/sys fences and its completion flush wait for;
+   * acknowledged (null: none in flight), which its fences of the scopes that do (arch
+   * memoryModel.domainFenceScopes) and its completion flush wait for;
    * `slowWrite`: each of its own slow writes (remote stores), for the kernels after it. Absent: a
    * launch outside a program (no other kernels), no per-domain figures
    */
@@ -523,6 +524,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const foreignWait = new Float64Array(1);
   let domainFences = false;
   for (let i = 0; i < nSlots; i++) if (mmKind[i] === MM_GPU || mmKind[i] === MM_SYS) domainFences = true;
+  const domainGpu = MMC.domainFenceScopes.includes('gpu');
+  const domainSys = MMC.domainFenceScopes.includes('sys');
   const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
   const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
   const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
@@ -764,36 +767,38 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // to be acknowledged (the warp's own, and through bar.sync the block's: cumulativity) and then
       // take membarGpu; sys scope takes at least membarSys (memmodel probe: 1159 cycles flat)
       const mk = mmKind[pc] as number;
+      const scoped = mk === MM_GPU || mk === MM_SYS;
+      // memory synchronization domains: a fence of a scope that does (arch data: sys on the H200; a gpu
+      // fence was measured not to) also waits for the writes of the other kernels of its domain still
+      // in flight (a communication kernel's NVLink stores), and for no other domain's
+      const foreign = scoped && foreignInFlight && (mk === MM_SYS ? domainSys : domainGpu) ? foreignInFlight(ti) : -Infinity;
+      const start = next;
       let done = next;
+      /** where the fence would end without the other kernels' writes (the foreign wait is the rest) */
+      let own = next;
       if (mk === MM_CTA) done = ti + MMC.membarCta;
-      else if (mk === MM_GPU || mk === MM_SYS) {
+      else if (scoped) {
         const drain = bDrain[ws[o + W_REC] as number] as number;
-        done = Math.max(ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
-        // memory synchronization domains: the fence also orders the writes of the other kernels of its
-        // domain still in flight (a communication kernel's NVLink stores), and no other domain's
-        if (foreignInFlight) {
-          const f = foreignInFlight(ti);
-          if (f > ti && f + MMC.membarDrain > done) {
-            foreignWait[0] = (foreignWait[0] as number) + f + MMC.membarDrain - Math.max(done, next);
-            done = f + MMC.membarDrain;
-          }
-        }
-        if (done > next) fenceWait[0] = (fenceWait[0] as number) + done - next;
+        own = Math.max(next, ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
+        done = Math.max(own, foreign + MMC.membarDrain);
       } else if (mk === MM_IVALL_AFTER) done = ti + MMC.ivallAfterMembar;
       else if (mk === MM_IVALL) done = ti + MMC.ivall;
       else if (k === K_MEMBAR) done = ti + 1 + lat.l2;
+      if (sysFence[pc] === 1) {
+        // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements (the warp's
+        // own, and its domain's from other kernels), then the measured fence; no earlier than the
+        // fence's own cost above
+        const q = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
+        own = Math.max(own, q);
+        done = Math.max(done, q, foreign + sysFenceCycles);
+      }
       if (done > next) {
         stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + done - next;
         next = done;
       }
-    }
-    if (sysFence[pc] === 1) {
-      // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the
-      // measured fence; no earlier than the fence's own cost above
-      const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
-      if (d > next) {
-        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - next;
-        next = d;
+      if (scoped) {
+        fenceWait[0] = (fenceWait[0] as number) + next - start;
+        if (next > own) foreignWait[0] = (foreignWait[0] as number) + next - own;
       }
     }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
