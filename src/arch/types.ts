@@ -174,6 +174,11 @@ export interface MemoryModelCosts {
   nanosleepExactNs: number;
   /** the longest sleep, ns */
   nanosleepMaxNs: number;
+  /**
+   * the fence scopes that wait for the slow writes (NVLink stores) of *other* kernels in flight in the
+   * fence's memory synchronization domain (device/syncDomains.ts; a kernel's completion flush always does)
+   */
+  domainFenceScopes: readonly ('gpu' | 'sys')[];
 }
 
 /** the H200's (test/fidelity/probes/memmodel/memmodel_probe_h200.csv; sources in src/arch/data/h200.ts) */
@@ -188,6 +193,7 @@ export const DEFAULT_MEMORY_MODEL: MemoryModelCosts = {
   nanosleepOverheadCycles: 12,
   nanosleepExactNs: 1024,
   nanosleepMaxNs: 1_000_000,
+  domainFenceScopes: ['sys'],
 };
 
 /** The driver's default carveout choice as numbers (see `driverCarveout`). */

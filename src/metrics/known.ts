@@ -160,6 +160,8 @@ const EMITTED: readonly string[] = [
   'warpsight__l2_window_hit_persisting',
   'warpsight__l2_window_hit_ratio',
   'warpsight__spin_polls',
+  // memory synchronization domains (timing/model.ts): one of each per physical domain (sm_90: 4)
+  ...[0, 1, 2, 3].flatMap((d) => [`warpsight__fence_wait_domain_${d}`, `warpsight__fence_wait_foreign_domain_${d}`, `warpsight__flush_wait_domain_${d}`]),
 ];
 
 let known: ReadonlySet<string> | null = null;

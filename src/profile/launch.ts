@@ -27,7 +27,8 @@ import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js';
 import { explainedInstruction, reportFileName } from '../report/explain.js';
-import { createTimingModel } from '../timing/model.js';
+import { createTimingModel, type TimingLaunch } from '../timing/model.js';
+import type { DomainLaunch, SlowWriteLog } from '../device/syncDomains.js';
 
 export interface LaunchOptions {
   arch: Arch;
@@ -51,6 +52,8 @@ export interface LaunchOptions {
   explain?: (loc: SourceLoc) => boolean;
   /** the other PEs of a multi-PE program (NVSHMEM device operations) */
   peers?: PeerEnv;
+  /** a program's launch: its memory synchronization domain's writes in flight, and where its own slow writes go (device/syncDomains.ts) */
+  syncDomain?: { view: DomainLaunch; log: SlowWriteLog };
   /** `warpsight check`: observes the launch's accesses (absent: none, at no cost) */
   check?: LaunchCheck;
 }
@@ -207,7 +210,10 @@ export function startLaunch(
   opts.check?.compiled(prog);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? remoteLinkOf(interconnectFor(opts.arch)) : null;
-  const timing = env.observer ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}) }) : null;
+  const syncDomain = opts.syncDomain ? domainCycles(opts.syncDomain, opts.arch.smClockHz) : null;
+  const timing = env.observer
+    ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
+    : null;
   if (timing) {
     Object.assign(env.observer as object, timing.observer);
     const hold = pollHold(timing.observer);
@@ -232,6 +238,17 @@ export function startLaunch(
       opts.check?.end();
       return finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts);
     },
+  };
+}
+
+/** the timing model's view of a launch's domain, in cycles from the launch's start (the device's is in absolute ns) */
+function domainCycles(d: { view: DomainLaunch; log: SlowWriteLog }, clockHz: number): NonNullable<TimingLaunch['syncDomain']> {
+  const nsPerCycle = 1e9 / clockHz;
+  const { startNs, inFlightNs } = d.view;
+  return {
+    domain: d.view.domain,
+    inFlight: inFlightNs ? (c: number) => (inFlightNs(startNs + c * nsPerCycle) - startNs) / nsPerCycle : null,
+    slowWrite: (issue: number, ack: number) => d.log.note(issue * nsPerCycle, ack * nsPerCycle),
   };
 }
 

@@ -20,6 +20,7 @@ import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
 import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type Schedule } from '../runtime/runtime.js';
 import type { BlockFootprint } from '../device/blockScheduler.js';
+import { type DomainLaunch, SlowWriteLog } from '../device/syncDomains.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
@@ -101,6 +102,10 @@ export class Session {
   peers: PeerEnv | null = null;
   /** the launch being started is a collective (cooperative) one */
   private collectiveLaunch = false;
+  /** the memory synchronization domain of the program launch being started, and its log of slow writes (device/syncDomains.ts) */
+  private domainLaunch: { view: DomainLaunch; log: SlowWriteLog } | null = null;
+  /** the slow writes of each cached launch (blockTimes' key): a cached launch runs without the timing model that notes them */
+  private readonly slowWriteLogs = new Map<string, SlowWriteLog>();
 
   constructor(
     readonly opts: SessionOptions,
@@ -177,7 +182,7 @@ export class Session {
       this.opts.arch,
       costs,
       this.mem,
-      { run: (w, where, stream, external) => this.runKernelWork(w, where, stream, external), footprintOf: (w) => this.footprintOf(w.def, w) },
+      { run: (w, where, stream, external, sync) => this.runKernelWork(w, where, stream, external, sync), footprintOf: (w) => this.footprintOf(w.def, w) },
       { ...(hwQueues === undefined ? {} : { hwQueues }), ...(this.opts.schedule ? { schedule: this.opts.schedule } : {}), ...(system ?? {}) },
     );
   }
@@ -193,7 +198,7 @@ export class Session {
    * a kernel the runtime starts: run it in the interpreter now (its report entry when profiled) and
    * give the block scheduler each block's time and footprint
    */
-  runKernelWork(w: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external?: () => number): KernelRun | ParkedKernel {
+  runKernelWork(w: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external?: () => number, sync?: DomainLaunch): KernelRun | ParkedKernel {
     const d = w.def;
     const scalars: ScalarArgs = { ...((d.defaults ?? {}) as ScalarArgs) };
     for (const [k, v] of Object.entries(w.args)) if (typeof v === 'number') scalars[k] = v;
@@ -208,7 +213,9 @@ export class Session {
     if (w.attrs.cooperative && nBlocks > occ.blocksPerSm * this.opts.arch.smCount)
       throw new UserError(`${where}: cooperative launch of '${d.name}' with ${nBlocks} blocks, but only ${occ.blocksPerSm} per SM x ${this.opts.arch.smCount} SMs = ${occ.blocksPerSm * this.opts.arch.smCount} can be resident at once (cudaErrorCooperativeLaunchTooLarge)`);
     const key = w.profile ? '' : `${this.irKey(d)}|${grid.join(',')}|${block.join(',')}|${cfg.dynamicShared ?? 0}|${argKey(args, scalars)}`;
-    const cached = w.profile ? undefined : this.blockTimes.get(key);
+    // other kernels' writes in flight in its domain make its time depend on when it runs: no cache
+    const dependent = sync?.inFlightNs != null;
+    const cached = w.profile || dependent ? undefined : this.blockTimes.get(key);
     const timed = (this.opts.timing ?? true) && !cached;
     const clk = this.opts.arch.smClockHz;
     const durations = cached ?? new Float64Array(nBlocks);
@@ -221,12 +228,18 @@ export class Session {
         const per = ((warpInstructions / Math.max(1, nBlocks)) / this.opts.arch.schedulersPerSm / clk) * 1e9;
         durations.fill(per);
       }
-      if (!w.profile && !cached) this.blockTimes.set(key, durations);
-      return { name: d.name, grid, block, durations, footprint, maxPerSm: occ.blocksPerSm, kernelIndex };
+      if (!w.profile && !cached && !dependent) {
+        this.blockTimes.set(key, durations);
+        if (log) this.slowWriteLogs.set(key, log);
+      }
+      const slowWrites = cached ? this.slowWriteLogs.get(key) : log;
+      return { name: d.name, grid, block, durations, footprint, maxPerSm: occ.blocksPerSm, kernelIndex, ...(slowWrites ? { slowWrites } : {}) };
     };
     // the window is the launch's while its grid runs (a parked grid's resumptions are short: not re-applied)
     if (window) this.setAccessPolicyWindow(window);
     this.collectiveLaunch = w.attrs.cooperative === true;
+    const log = sync && timed ? new SlowWriteLog() : null;
+    this.domainLaunch = sync && log ? { view: sync, log } : null;
     let step: { advance(): KernelRun | null; describeSpin(alone?: boolean): string; grid: { residentBlocks(): number; writeCount(): number } };
     try {
       if (w.profile) {
@@ -258,6 +271,7 @@ export class Session {
       if (run) return run;
     } finally {
       if (window) this.setAccessPolicyWindow(null);
+      this.domainLaunch = null;
     }
     const parked = step;
     return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), writes: () => parked.grid.writeCount(), describeSpin: () => parked.describeSpin(false) };
@@ -367,6 +381,7 @@ export class Session {
       // device collectives are valid in a collective launch only
       ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
       ...(o.check ? { check: o.check } : {}),
+      ...(this.domainLaunch ? { syncDomain: this.domainLaunch } : {}),
     });
     // the launch's cache counters while it is parked and others count (null: it is running now)
     let aside: HierarchyCounters | null = null;

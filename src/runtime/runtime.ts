@@ -20,6 +20,7 @@ import type { Dim3 } from '../kernel/define.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
 import { EventQueue } from '../sim/eventQueue.js';
 import { type LaunchAttributes, physicalDomain } from './attributes.js';
+import { type DomainLaunch, type SlowWriteLog, SyncDomains } from '../device/syncDomains.js';
 import { copyBytes, setBytes } from './copyData.js';
 import { checkAllocUse, Graph, type GraphNode, type NodeType, topoOrder } from './graph.js';
 import { MemPool } from './memPool.js';
@@ -38,6 +39,8 @@ export interface KernelRun {
   maxPerSm: number;
   /** its report entry, when profiled */
   kernelIndex: number | null;
+  /** its slow writes (remote stores) in time from its start, for its memory synchronization domain (device/syncDomains.ts) */
+  slowWrites?: SlowWriteLog;
 }
 
 /**
@@ -67,7 +70,7 @@ export interface KernelRunner {
    * `stream`: the id of the stream it runs on (its report entry's launch.stream); `external`: the
    * write epoch (writes by other work so far), which may wake its parked warps
    */
-  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external: () => number): KernelRun | ParkedKernel;
+  run(work: Extract<WorkSpec, { kind: 'kernel' }>, where: string, stream: number, external: () => number, sync?: DomainLaunch): KernelRun | ParkedKernel;
   /** what one of its blocks occupies on an SM */
   footprintOf(work: Extract<WorkSpec, { kind: 'kernel' }>): BlockFootprint;
 }
@@ -241,6 +244,8 @@ export class Runtime {
   readonly clock: EventQueue;
   readonly epoch: WriteEpoch;
   private readonly parked: Parked[] = [];
+  /** this GPU's writes in flight per memory synchronization domain */
+  private readonly syncDomains: SyncDomains;
   private readonly waitingForSms: WaitingForSms[] = [];
   private retrying = false;
   private readonly onWrite: (() => void) | null;
@@ -308,6 +313,7 @@ export class Runtime {
     this.recent = Array.from({ length: q }, () => []);
     this.blocks = opts.blocks ?? new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
     this.context = opts.context ?? 0;
+    this.syncDomains = new SyncDomains(costs.memSyncDomainCount);
     this.engines = { h2d: new CopyEngine('h2d', this.clock), d2h: new CopyEngine('d2h', this.clock), d2d: new CopyEngine('d2d', this.clock) };
     // the default streams share queue 0 with the first stream created (inference: not measured)
     // ids as CUDA's tools number streams: the legacy default stream 7, created streams from 13 on
@@ -995,11 +1001,14 @@ export class Runtime {
 
   /** run a kernel in the interpreter and give its blocks to the block scheduler; a parked one holds its SMs */
   private startKernel(work: Extract<WorkSpec, { kind: 'kernel' }>, s: Stream, where: string, rec: Partial<TimelineOp>, done: (end: number) => void, entry: (kind: TimelineKind, name: string) => TimelineOp): void {
-    const run = this.runner.run(work, where, s.id, () => this.epoch.n);
+    // its domain's writes in flight from the kernels before it, at its dispatch (its blocks start
+    // then unless the SMs are full: a later start sees no more of them in flight than this)
+    const domain = physicalDomain(work.attrs);
+    const run = this.runner.run(work, where, s.id, () => this.epoch.n, this.syncDomains.launch(domain, this.clock.now));
     const r = entry('kernel', run.name);
     r.grid = run.grid;
     r.block = run.block;
-    r.domain = physicalDomain(work.attrs);
+    r.domain = domain;
     const priority = work.attrs.priority ?? s.priority;
     if ('parked' in run) {
       r.startNs = this.clock.now;
@@ -1022,7 +1031,11 @@ export class Runtime {
       durations: run.durations,
       priority,
       context: this.context,
-      onStart: (st) => (r.startNs = st),
+      onStart: (st) => {
+        r.startNs = st;
+        // its slow writes are in flight from its start, for the fences of the kernels after it
+        if (run.slowWrites) this.syncDomains.record(domain, st, run.slowWrites);
+      },
       onDone: (end) => {
         if (!Number.isFinite(r.startNs)) r.startNs = end;
         r.endNs = end;

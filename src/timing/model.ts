@@ -83,6 +83,15 @@ export interface TimingLaunch {
   onBlock?: (linear: number, start: number, end: number) => void;
   /** a PE of a multi-GPU program: what its remote accesses (NVSHMEM) cost over the link; absent: none */
   remote?: RemoteLink;
+  /**
+   * the launch's memory synchronization domain (device/syncDomains.ts), in cycles from the launch's
+   * start: `inFlight(t)`: when the writes of other kernels of its domain in flight at t are
+   * acknowledged (null: none in flight), which its fences of the scopes that do (arch
+   * memoryModel.domainFenceScopes) and its completion flush wait for;
+   * `slowWrite`: each of its own slow writes (remote stores), for the kernels after it. Absent: a
+   * launch outside a program (no other kernels), no per-domain figures
+   */
+  syncDomain?: { domain: number; inFlight: ((cycle: number) => number) | null; slowWrite: (issue: number, ack: number) => void };
 }
 
 /** what the launch's counters saw, for the figures the timing model's own observation lacks */
@@ -508,6 +517,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   }
   const linkSmCal = new Calendars(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
   const linkCal = new Calendars(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const syncDomain = launch.syncDomain ?? null;
+  const foreignInFlight = syncDomain ? syncDomain.inFlight : null;
+  /** warp cycles at gpu/sys fences, and the part of them spent on other kernels' writes of the domain */
+  const fenceWait = new Float64Array(1);
+  const foreignWait = new Float64Array(1);
+  let domainFences = false;
+  for (let i = 0; i < nSlots; i++) if (mmKind[i] === MM_GPU || mmKind[i] === MM_SYS) domainFences = true;
+  const domainGpu = MMC.domainFenceScopes.includes('gpu');
+  const domainSys = MMC.domainFenceScopes.includes('sys');
   const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
   const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
   const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
@@ -749,26 +767,38 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // to be acknowledged (the warp's own, and through bar.sync the block's: cumulativity) and then
       // take membarGpu; sys scope takes at least membarSys (memmodel probe: 1159 cycles flat)
       const mk = mmKind[pc] as number;
+      const scoped = mk === MM_GPU || mk === MM_SYS;
+      // memory synchronization domains: a fence of a scope that does (arch data: sys on the H200; a gpu
+      // fence was measured not to) also waits for the writes of the other kernels of its domain still
+      // in flight (a communication kernel's NVLink stores), and for no other domain's
+      const foreign = scoped && foreignInFlight && (mk === MM_SYS ? domainSys : domainGpu) ? foreignInFlight(ti) : -Infinity;
+      const start = next;
       let done = next;
+      /** where the fence would end without the other kernels' writes (the foreign wait is the rest) */
+      let own = next;
       if (mk === MM_CTA) done = ti + MMC.membarCta;
-      else if (mk === MM_GPU || mk === MM_SYS) {
+      else if (scoped) {
         const drain = bDrain[ws[o + W_REC] as number] as number;
-        done = Math.max(ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
+        own = Math.max(next, ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
+        done = Math.max(own, foreign + MMC.membarDrain);
       } else if (mk === MM_IVALL_AFTER) done = ti + MMC.ivallAfterMembar;
       else if (mk === MM_IVALL) done = ti + MMC.ivall;
       else if (k === K_MEMBAR) done = ti + 1 + lat.l2;
+      if (sysFence[pc] === 1) {
+        // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements (the warp's
+        // own, and its domain's from other kernels), then the measured fence; no earlier than the
+        // fence's own cost above
+        const q = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
+        own = Math.max(own, q);
+        done = Math.max(done, q, foreign + sysFenceCycles);
+      }
       if (done > next) {
         stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + done - next;
         next = done;
       }
-    }
-    if (sysFence[pc] === 1) {
-      // a PE's system-scope fence (nvshmem_quiet): the remote stores' acknowledgements, then the
-      // measured fence; no earlier than the fence's own cost above
-      const d = Math.max(ti + 1, ws[o + W_DRAIN] as number) + sysFenceCycles;
-      if (d > next) {
-        stall[R_MEMBAR] = (stall[R_MEMBAR] as number) + d - next;
-        next = d;
+      if (scoped) {
+        fenceWait[0] = (fenceWait[0] as number) + next - start;
+        if (next > own) foreignWait[0] = (foreignWait[0] as number) + next - own;
       }
     }
     for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
@@ -825,6 +855,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const ack = tl + remoteAckCycles;
     if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
     if (ack > (memEnd[0] as number)) memEnd[0] = ack;
+    if (syncDomain) syncDomain.slowWrite(leaves, ack);
   };
 
   const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
@@ -928,7 +959,17 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // all DRAM traffic, write-backs at their read-turnaround cost, must fit in the launch
     const dramWrites = traffic?.dramWriteBytes ?? 0;
     const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
-    const end = Math.max(smEnd, memEnd[0] as number, dramBound);
+    let end = Math.max(smEnd, memEnd[0] as number, dramBound);
+    // the kernel's implicit flush at completion orders its domain's writes in flight (seed 000: the
+    // local kernel waits for the communication kernel's NVLink writes when both share a domain)
+    let flushWait = 0;
+    if (foreignInFlight) {
+      const f = foreignInFlight(end);
+      if (f > end) {
+        flushWait = f - end;
+        end = f;
+      }
+    }
     const elapsed = end + P.overheadCycles;
     const warpCycles = smWarpCycles.reduce((a, b) => a + b, 0);
     const m: Record<string, number> = {};
@@ -1009,6 +1050,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     m['lts__cycles_active.sum'] = l2Active * P.l2Slices;
     m['lts__cycles_elapsed.avg'] = l2Elapsed;
     m['lts__cycles_elapsed.sum'] = l2Elapsed * P.l2Slices;
+    // Warpsight's own, per physical domain (the kernel's fences are all in its launch's domain): warp
+    // cycles at gpu/sys fences, the part of them spent on other kernels' writes in flight in the
+    // domain, and the completion flush's wait for them; only in programs' launches that fence or wait
+    if (syncDomain && (domainFences || flushWait > 0)) {
+      const d = syncDomain.domain;
+      m[`warpsight__fence_wait_domain_${d}`] = fenceWait[0] as number;
+      m[`warpsight__fence_wait_foreign_domain_${d}`] = foreignWait[0] as number;
+      m[`warpsight__flush_wait_domain_${d}`] = flushWait;
+    }
     return m;
   };
 

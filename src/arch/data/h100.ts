@@ -129,4 +129,5 @@ export const h100Sources: ArchSources = {
   'memoryModel.nanosleepOverheadCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepExactNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMaxNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.domainFenceScopes': "[INFER] not measured: the H200's (test/fidelity/probes/domains)",
 };
