@@ -10,7 +10,7 @@ describe('k.shmem on two PEs', () => {
   it("put_signal into the next PE, signal_wait_until from the previous: each PE gets the other's data", async () => {
     const r = await profileFile({ file: 'test/fixtures/shmem_ring.ts', timing: false });
     const programs = r.programs ?? [];
-    expect(programs.map((p) => p.name)).toEqual(['shmem_ring (PE 0)', 'shmem_ring (PE 1)']);
+    expect(programs.map((p) => p.name)).toEqual(['shmem_ring (PE 0 of 2)', 'shmem_ring (PE 1 of 2)']);
     const values = (pe: number): Record<string, number> => Object.fromEntries((programs[pe]?.values ?? []).map((v) => [v.name, Number(v.value)]));
     // PE 0 received PE 1's 1000 + i, PE 1 received PE 0's i
     expect(values(0)).toEqual({ 'PE 0 out[5]': 1005, 'PE 0 out[255]': 1255 });

@@ -38,7 +38,7 @@ describe('deadlocks between PEs and streams', () => {
   it('case (a) fixed: the signal lands on PE 1 and both PEs finish', async () => {
     const r = await profileFile({ file: FILE, kernel: 'circular_on_stream', params: { fixed: '1' }, timing: false });
     const programs = r.programs ?? [];
-    expect(programs.map((p) => p.name)).toEqual(['circular_on_stream (PE 0)', 'circular_on_stream (PE 1)']);
+    expect(programs.map((p) => p.name)).toEqual(['circular_on_stream (PE 0 of 2)', 'circular_on_stream (PE 1 of 2)']);
     expect(programs[0]?.values).toEqual([{ name: 'signal on PE 0', value: 0, unit: '' }]);
     expect(programs[1]?.values).toEqual([{ name: 'signal on PE 1', value: 1, unit: '' }]);
     // PE 1's wait ended after PE 0's signal was put: the timeline orders them

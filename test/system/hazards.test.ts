@@ -15,7 +15,7 @@ async function findings(kernel: string, fixed: boolean): Promise<{ pe: string; r
 describe('NVSHMEM hazards', () => {
   it('a host nvshmem_malloc while a barrier_all_on_stream may run', async () => {
     const f = await findings('malloc_during_barrier', false);
-    expect(f.map((x) => x.pe)).toEqual(['malloc_during_barrier (PE 0)', 'malloc_during_barrier (PE 1)']);
+    expect(f.map((x) => x.pe)).toEqual(['malloc_during_barrier (PE 0 of 2)', 'malloc_during_barrier (PE 1 of 2)']);
     expect(f[0]?.rule).toBe('NvshmemCollectiveOverlap');
     expect(f[0]?.message).toMatch(/^kernels\/nvshmem_hazards\.ts:23: nvshmem_malloc .* while nvshmemx_barrier_all_on_stream \(kernels\/nvshmem_hazards\.ts:21\) runs/);
     expect(await findings('malloc_during_barrier', true)).toEqual([]);
