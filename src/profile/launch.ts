@@ -16,6 +16,7 @@ import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
+import { GRID_WORKSPACE_PARAM } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
@@ -50,6 +51,8 @@ export interface LaunchOptions {
   explain?: (loc: SourceLoc) => boolean;
   /** the other PEs of a multi-PE program (NVSHMEM device operations) */
   peers?: PeerEnv;
+  /** a cooperative launch's grid workspace (the barrier word grid.sync() counts in): its device address */
+  gridWorkspace?: number;
 }
 
 export interface LaunchOutcome {
@@ -177,7 +180,7 @@ export function startLaunch(
     mem: opts.mem,
     memsys: opts.memsys,
     counters,
-    args: argValues(def, args, scalars),
+    args: { ...argValues(def, args, scalars), ...(opts.gridWorkspace !== undefined ? { [GRID_WORKSPACE_PARAM]: opts.gridWorkspace } : {}) },
     grid,
     block,
     dynamicSharedBase: dynBase,
