@@ -174,6 +174,10 @@ export interface MemoryModelCosts {
   nanosleepExactNs: number;
   /** the longest sleep, ns */
   nanosleepMaxNs: number;
+  /** a dependent load from host-mapped (zero-copy) memory, issue to data, over the host link */
+  hostMappedLoad: number;
+  /** a store to host-mapped memory: from issue until the host side has it (a system fence waits for it) */
+  hostMappedStoreAck: number;
 }
 
 /** the H200's (test/fidelity/probes/memmodel/memmodel_probe_h200.csv; sources in src/arch/data/h200.ts) */
@@ -188,6 +192,8 @@ export const DEFAULT_MEMORY_MODEL: MemoryModelCosts = {
   nanosleepOverheadCycles: 12,
   nanosleepExactNs: 1024,
   nanosleepMaxNs: 1_000_000,
+  hostMappedLoad: 2328,
+  hostMappedStoreAck: 2505,
 };
 
 /** The driver's default carveout choice as numbers (see `driverCarveout`). */

@@ -181,5 +181,7 @@ export const h200Sources: ArchSources = {
   'memoryModel.nanosleepOverheadCycles': `[OBS] ${MM}: __nanosleep(100) 215 cycles (100 ns = 198), __nanosleep(1000) 1991 (1980)`,
   'memoryModel.nanosleepExactNs': `[OBS] ${MM}: __nanosleep(10000) sleeps 16,361 ns and __nanosleep(100000) 131,053 ns: the next power of two (16,384 / 131,072); 1000 ns sleeps 1,005`,
   'memoryModel.nanosleepMaxNs': '[DOC] PTX ISA nanosleep: "the sleep duration is approximated, but guaranteed to be in the interval [0, 2*t]"; the maximum sleep duration is 1 millisecond (shared/reference/runtime-system.md §9.3)',
+  'memoryModel.hostMappedLoad': '[OBS] test/fidelity/probes/zero_copy_probe_h200.txt (zero_copy_probe.cu, PCIe Gen5 x16): one thread chasing pointers through cudaHostAllocMapped memory takes 2224-2357 cycles (1123-1190 ns) per load, 2328 in the warm runs, against 287 in device memory',
+  'memoryModel.hostMappedStoreAck': '[OBS] test/fidelity/probes/zero_copy_probe_h200.txt: a volatile store followed by __threadfence_system() takes 2896 cycles to mapped host memory and 1161 to device memory; less the fence\'s drain after the last acknowledgement (membarDrain 306) and its CCTL.IVALL (85), as the timing model adds them: acknowledged 2505 cycles after issue',
   'carveoutPolicy.capBytes': `[OBS] fitted: ${GT}/summary.json (sh_ld_* and cp_pipeline_2stage got 132 KB, ws_baseline_syncthreads 164 KB) and the ${SWEEP}`,
 };
