@@ -26,6 +26,8 @@ export interface RuntimeCosts {
     /** cudaMalloc + cudaFree of a size freed before (the driver keeps the block) */
     mallocReusePairNs: number;
     mallocHostNs: number;
+    /** one CPU read of host-mapped memory in a polling loop while a kernel stores to it (ctx.host on a hostAllocMapped pointer) */
+    mappedPollNs: number;
     /** cudaMallocAsync + cudaFreeAsync on a warm pool (the pair; split evenly) */
     mallocAsyncPairNs: number;
     /** cudaMallocAsync that must grow the pool (memory not cached by it) */
@@ -96,6 +98,7 @@ export const H200_RUNTIME: RuntimeCosts = {
     freeNs: 23_300,
     mallocReusePairNs: 3917,
     mallocHostNs: 990_000,
+    mappedPollNs: 0.7,
     mallocAsyncPairNs: 1293,
     poolGrowNs: 64_300,
     memcpyAsyncNs: 2370,
@@ -142,6 +145,7 @@ export const H200_RUNTIME_SOURCES: RuntimeCostSources = {
   'host.freeNs': `[MEAS] ${PROBE}: cudaFree(1 MiB) on an idle device 23.3 us (and 206 us while a 200 us kernel runs: it waits for the device)`,
   'host.mallocReusePairNs': `[MEAS] ${PROBE}: cudaMalloc + cudaFree of the same 1 MiB, repeated: 3.9 us a pair (the driver keeps the freed block)`,
   'host.mallocHostNs': `[MEAS] ${RTREF} 1.5: cudaMallocHost 1 MiB 0.99 ms (H100)`,
+  'host.mappedPollNs': '[OBS] test/fidelity/probes/zero_copy_host_probe_h200.txt (zero_copy_host_probe.cu): the H200 host reads a cudaHostAllocMapped word in 0.7 ns a read while a kernel stores to it with __threadfence_system() (0.3 ns idle): most reads hit the CPU cache between the GPU\'s stores',
   'host.mallocAsyncPairNs': `[MEAS] ${PROBE}: cudaMallocAsync + cudaFreeAsync of 1 MiB on a warm pool 1.29 us a pair`,
   'host.poolGrowNs': `[MEAS] ${PROBE}: the first pair after a synchronize with release threshold 0 takes 65.6 us (2.2 with the threshold at its maximum): the pool gave its memory back and grows again`,
   'host.memcpyAsyncNs': `[MEAS] ${PROBE}: cudaMemcpyAsync 4 KiB pinned submit 2.37 us H2D, 2.23 D2H; cudaLaunchHostFunc 2.52`,

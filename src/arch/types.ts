@@ -179,6 +179,10 @@ export interface MemoryModelCosts {
    * fence's memory synchronization domain (device/syncDomains.ts; a kernel's completion flush always does)
    */
   domainFenceScopes: readonly ('gpu' | 'sys')[];
+  /** a dependent load from host-mapped (zero-copy) memory, issue to data, over the host link */
+  hostMappedLoad: number;
+  /** a store to host-mapped memory: from issue until the host side has it (a system fence waits for it) */
+  hostMappedStoreAck: number;
 }
 
 /** the H200's (test/fidelity/probes/memmodel/memmodel_probe_h200.csv; sources in src/arch/data/h200.ts) */
@@ -194,6 +198,8 @@ export const DEFAULT_MEMORY_MODEL: MemoryModelCosts = {
   nanosleepExactNs: 1024,
   nanosleepMaxNs: 1_000_000,
   domainFenceScopes: ['sys'],
+  hostMappedLoad: 2328,
+  hostMappedStoreAck: 2505,
 };
 
 /** The driver's default carveout choice as numbers (see `driverCarveout`). */

@@ -62,6 +62,11 @@ export interface Program {
    */
   runLength: Uint8Array;
   runFns: (Exec | null)[];
+  /**
+   * per slot: 1 at a reconvergence point (an if's join, a loop's exit): lanes pending there wait for
+   * the others (BSYNC), so independent thread scheduling has nothing to run for them (Warp.switchPath)
+   */
+  joins: Uint8Array;
   /** where the registers live: registers whose value is the same in every lane of every warp of the launch are shared by all warps */
   layout: RegLayout;
 }
@@ -450,6 +455,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
     slots.push({ fn, meta: m });
     return slots.length - 1;
   };
+  const joinSlots = new Set<number>();
   const patch = (at: number, fn: Exec) => {
     (slots[at] as Slot).fn = fn;
   };
@@ -700,6 +706,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
     const elseAt = slots.length;
     if (i.else) lower(i.else, tail);
     const joinAt = emit(null, reconverges ? bsync(i) : pseudo(i));
+    joinSlots.add(joinAt);
     const after = joinAt + 1;
     patch(ifAt, (w: Warp) => {
       const act = w.active;
@@ -745,6 +752,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
     lower(i.head);
     const backAt = emit(null, meta(i, true, 'BRA', 'branch'));
     const exit = slots.length;
+    joinSlots.add(exit);
     const syncAt = reconverges ? emit(() => {}, bsync(i)) : -1;
     patch(enterAt, (w: Warp) => {
       w.loopBase[w.lsp++] = w.sp;
@@ -825,6 +833,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
     meta: slots.map((s) => s.meta),
     runLength,
     runFns,
+    joins: Uint8Array.from(slots, (_, s) => (joinSlots.has(s) ? 1 : 0)),
     layout,
   };
 }

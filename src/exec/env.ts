@@ -40,6 +40,11 @@ export interface ExecObserver {
    * wavefronts as `sectors` (and no lines)
    */
   memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number): void;
+  /**
+   * a request to host-mapped memory (cudaHostAllocMapped): over the host link instead of the GPU's
+   * caches; `load`: it returns data (a load or a fetching atomic), else a store acknowledged later
+   */
+  hostMemory?(w: Warp, index: number, sectors: number, load: boolean): void;
   /** the warp's clock (cycles): when its next instruction may issue */
   clockOf?(w: Warp): number;
   /** the issue cycle of the warp's latest instruction (the one executing now) */

@@ -107,6 +107,8 @@ interface PageState {
   pending: Uint8Array | null;
   pageBase: number;
   pageLen: number;
+  /** the page is host-mapped memory (Allocation.hostMapped): its requests take the host link */
+  host: boolean;
   resolve(w: Warp, l: number, addr: number): void;
   misaligned(w: Warp, l: number, addr: number): never;
 }
@@ -258,9 +260,11 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     pending: null,
     pageBase: 0,
     pageLen: -1,
+    host: false,
     resolve(w: Warp, l: number, addr: number): void {
       const alloc = mem.find(addr, size);
       if (alloc === null) oobFault(env, w, l, addr, size, isLoad ? 'read' : 'write', 'global', i.loc);
+      st.host = alloc.hostMapped;
       const off = addr - alloc.base;
       const pageIdx = Math.floor(off / PB);
       const page: Page = alloc.pages[pageIdx] ?? alloc.page(off);
@@ -290,6 +294,12 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     const lines = distinctLines(coalescer.sectors, n);
     c.tagLookups[index] = (c.tagLookups[index] as number) + lines;
     c.bytes[index] = (c.bytes[index] as number) + lanes * size;
+    // host-mapped memory (a warp's lanes in one allocation, as the page cache assumes): over the host
+    // link, past the GPU's caches
+    if (st.host) {
+      if (observer?.hostMemory) observer.hostMemory(w, index, n, isLoad);
+      return;
+    }
     if (memsys) {
       access.sm = w.sm;
       if (!isLoad) access.group = w.storeGroup();
@@ -599,6 +609,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
     const m = w.mask;
     if (m === 0) return;
     const a = addrs(w);
+    let host = false;
     const dst = i.dst === null ? null : (w.regs[i.dst] as RegArray);
     const ar = aSrc >= 0 ? (w.regs[aSrc] as RegArray) : null;
     const br = bSrc >= 0 ? (w.regs[bSrc] as RegArray) : null;
@@ -615,6 +626,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       } else {
         const alloc = env.mem.find(addr, size);
         if (!alloc) oobFault(env, w, l, addr, size, 'write', 'global', i.loc);
+        if (alloc.hostMapped) host = true;
         if (addr % size !== 0) misalignedFault(env, w, l, addr, size, 'global', i.loc);
         const off = addr - alloc.base;
         const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(off & (PB - 1), size);
@@ -639,6 +651,11 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
     c.sectors[index] = (c.sectors[index] as number) + n;
     c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(popc(m), size);
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
+    if (host) {
+      // an atomic on host-mapped memory: over the host link (a fetching one waits for its reply)
+      env.observer?.hostMemory?.(w, index, n, i.dst !== null);
+      return;
+    }
     if (env.memsys) {
       access.sm = w.sm;
       access.count = n;

@@ -90,7 +90,7 @@ export class ParkedWatch {
   }
 
   /** every write that may change what a warp reads: the grid's own and the outside's */
-  private writes(): number {
+  writes(): number {
     return this.ownWrites() + (this.external ? this.external() : 0);
   }
 
@@ -155,6 +155,12 @@ export class ParkedWatch {
     this.controlOf(w, this.scratch);
     for (let i = 0; i < CONTROL_WORDS; i++) if ((this.scratch[i] as number) !== (k.control[i] as number)) return false;
     return true;
+  }
+
+  /** the warp switched to another of its diverged paths (Warp.switchPath): it is not parked on that one */
+  unpark(w: Warp): void {
+    this.parkedAt[w.id] = -1;
+    w.parked = false;
   }
 
   /** whether a warp became parked since the last call */

@@ -332,6 +332,28 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
 
   const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn, external);
 
+  /**
+   * Independent thread scheduling (Volta+): a warp whose current path spins without effect runs
+   * another of its diverged paths, so that one lane can wait for another lane of the same warp. Only
+   * a parked warp switches: code without intra-warp waiting runs (and counts) as before. A warp that
+   * has tried each of its paths without any write in between stays parked (a deadlock, or a wait for
+   * other work).
+   */
+  const joins = prog.joins;
+  const switchPath = (w: Warp): void => {
+    const others = w.otherPaths(joins);
+    if (others === 0) return;
+    const writes = watch.writes();
+    if (w.switchWrites !== writes) {
+      w.switchWrites = writes;
+      w.switchTries = 0;
+    }
+    if (w.switchTries >= others) return;
+    if (!w.switchPath(joins)) return;
+    w.switchTries++;
+    watch.unpark(w);
+  };
+
   const runWarp = (w: Warp, budget: number): void => {
     let n = 0;
     // USES_LOAD once the warp issued a global load this turn: the turn ends at the first use of one
@@ -368,7 +390,10 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     w.afterLoad = waitsForLoad;
     totalInstr += n;
     // one compare per turn; the watch itself runs every few hundred instructions of a long-running warp
-    if (w.steps >= watch.nextCheck(w.id)) watch.check(w);
+    if (w.steps >= watch.nextCheck(w.id)) {
+      watch.check(w);
+      if (w.parked) switchPath(w);
+    }
     if (w.steps > opts.maxWarpInstructions) {
       const loc = prog.meta[w.pc] ?? prog.meta[0];
       throw new KernelFault(

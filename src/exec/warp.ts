@@ -35,6 +35,22 @@ const CONTROL_BYTES = (STACK_INTS + LOOP_INTS + PRED_INTS) * 4;
  * of its run to allocate and collect, and a kernel without branches, loops or predicated regions
  * needs none.
  */
+/**
+ * A diverged path set aside by independent thread scheduling (Volta+): where it was, its lanes, and
+ * the part of the control stacks it had pushed above `depth` (reconvergence entries and the loops it
+ * is in, relative to `depth`). It runs again when the path that replaced it pops back to `depth`
+ * (reaches the reconvergence point or exits), or when that path is in turn set aside.
+ */
+interface SuspendedPath {
+  depth: number;
+  pc: number;
+  active: number;
+  entries: number[];
+  loops: number[];
+  /** paths set aside inside this one's frame (deeper than `depth`): they come back with it */
+  inner: SuspendedPath[];
+}
+
 export class ControlArena {
   private buffer: ArrayBuffer | null = null;
   constructor(private readonly warps: number) {}
@@ -76,6 +92,18 @@ export class Warp {
   parked = false;
   /** a strong load read a value that a store not yet visible in time has replaced (memoryModel.ts) */
   readOld = false;
+  /** paths set aside by switchPath, innermost last (null: the warp never switched) */
+  suspended: SuspendedPath[] | null = null;
+  /**
+   * Registers of lanes that wait while another path runs out of program order (after a switch): a
+   * path's arithmetic writes all 32 lanes of its temporaries (codegen.ts: a lane outside the path
+   * holds nothing live there in program order), which is no longer so once paths interleave. The
+   * lanes' registers as they were when they stopped; each lane gets them back when it runs again.
+   */
+  private guard: { lanes: number; regs: Int32Array } | null = null;
+  /** the write count at the warp's last path switch, and how many switches it made at that count */
+  switchWrites = -1;
+  switchTries = 0;
   /** barrier the warp waits at: id, expected thread count (0 = whole block), arrival mask */
   barId = 0;
   barCount = 0;
@@ -164,6 +192,10 @@ export class Warp {
     this.slept = false;
     this.parked = false;
     this.readOld = false;
+    this.suspended = null;
+    this.guard = null;
+    this.switchWrites = -1;
+    this.switchTries = 0;
   }
 
   /**
@@ -175,6 +207,7 @@ export class Warp {
   }
 
   setActive(m: number): void {
+    if (this.guard !== null) this.unguard(m);
     this.active = m;
     this.mask = m;
     this.activeCount = popc(m);
@@ -192,7 +225,15 @@ export class Warp {
    * out, the warp has finished.
    */
   resume(): void {
-    while (this.sp > 0) {
+    for (;;) {
+      // a path set aside at this depth runs again: the path that replaced it has reconverged or exited
+      const s = this.suspended;
+      if (s !== null && s.length > 0 && (s[s.length - 1] as SuspendedPath).depth === this.sp) {
+        this.install(s.pop() as SuspendedPath);
+        if (this.active !== 0) return;
+        continue;
+      }
+      if (this.sp === 0) break;
       this.sp--;
       if (this.lsp > 0 && this.loopBase[this.lsp - 1] === this.sp) this.lsp--;
       const i = this.sp << 1;
@@ -205,6 +246,137 @@ export class Warp {
     }
     this.setActive(0);
     this.state = WarpState.Exited;
+  }
+
+  /**
+   * The diverged paths of this warp that independent thread scheduling could run instead of the
+   * current one: how many are pending on the reconvergence stack (entries whose lanes are not the
+   * current path's, at a pc that is not a reconvergence point, where lanes wait for the others as at
+   * a BSYNC) and how many are set aside. `joins` marks the reconvergence slots.
+   */
+  otherPaths(joins: Uint8Array): number {
+    return (this.pendingEntry(joins) >= 0 ? 1 : 0) + (this.suspended?.length ?? 0);
+  }
+
+  /** the topmost pending path's stack index, or -1 */
+  private pendingEntry(joins: Uint8Array): number {
+    for (let e = this.sp - 1; e >= 0; e--) {
+      const i = e << 1;
+      const m = (this.stack[i + 1] as number) & ~this.exited;
+      if (m !== 0 && (m & this.active) === 0 && (joins[this.stack[i] as number] as number) === 0) return e;
+    }
+    return -1;
+  }
+
+  /**
+   * Independent thread scheduling: set the current path aside and run another diverged path of the
+   * warp (a pending one first, else the innermost path set aside). The scheduler calls it only for a
+   * warp whose current path spins without effect (parkedWatch.ts), so code without intra-warp waiting
+   * runs as before. False when there is no other path (or inside a predicated region).
+   */
+  switchPath(joins: Uint8Array): boolean {
+    if (this.psp !== 0) return false;
+    const e = this.pendingEntry(joins);
+    let next: SuspendedPath;
+    let depth: number;
+    if (e >= 0) {
+      // take the entry out of the stack: the current path's entries above it move down one
+      const i = e << 1;
+      next = { depth: e, pc: this.stack[i] as number, active: this.stack[i + 1] as number, entries: [], loops: [], inner: [] };
+      this.stack.copyWithin(i, i + 2, this.sp << 1);
+      this.sp--;
+      for (let l = 0; l < this.lsp; l++) if ((this.loopBase[l] as number) > e) this.loopBase[l] = (this.loopBase[l] as number) - 1;
+      // paths set aside above it sit one entry lower too
+      const lower = (ps: SuspendedPath[]): void => {
+        for (const p of ps)
+          if (p.depth > e) {
+            p.depth--;
+            lower(p.inner);
+          }
+      };
+      if (this.suspended !== null) lower(this.suspended);
+      depth = e;
+    } else {
+      const s = this.suspended;
+      if (s === null || s.length === 0) return false;
+      next = s.pop() as SuspendedPath;
+      depth = next.depth;
+      // the current path's frame begins at that depth: it cannot lie below it (it was installed there)
+      if (depth > this.sp) {
+        s.push(next);
+        return false;
+      }
+    }
+    // the current path's frame: its entries and loops above `depth`
+    const entries = Array.from(this.stack.subarray(depth << 1, this.sp << 1));
+    let firstLoop = this.lsp;
+    while (firstLoop > 0 && (this.loopBase[firstLoop - 1] as number) >= depth) firstLoop--;
+    const loops: number[] = [];
+    for (let l = firstLoop; l < this.lsp; l++) loops.push((this.loopBase[l] as number) - depth);
+    this.suspended ??= [];
+    // paths the current one set aside deeper than `depth` are part of its frame
+    const inner: SuspendedPath[] = [];
+    while (this.suspended.length > 0 && (this.suspended[this.suspended.length - 1] as SuspendedPath).depth > depth) inner.unshift(this.suspended.pop() as SuspendedPath);
+    this.suspended.push({ depth, pc: this.pc, active: this.active, entries, loops, inner });
+    this.sp = depth;
+    this.lsp = firstLoop;
+    this.install(next);
+    return true;
+  }
+
+  /** int32 words of the warp's registers, and how many of them hold 8-byte registers (2 words a lane) */
+  private regWords = -1;
+  private wideWords = 0;
+  private regShape(): void {
+    const layout = this.file.layout;
+    this.regWords = layout.bytesPerWarp / 4;
+    for (let r = 0; r < layout.storages.length; r++) {
+      const s = layout.storages[r];
+      const at = layout.offset[r] as number;
+      if (at >= 0 && (s === 'f64' || s === 'i64')) this.wideWords = Math.max(this.wideWords, (at + 32) * 2);
+    }
+  }
+
+  /** copy `lanes`' words of the warp's registers from `from` into the register file */
+  private restoreLanes(from: Int32Array, lanes: number): void {
+    const regs = this.i32;
+    const base = this.rb4;
+    for (let i = 0; i < this.regWords; i++) {
+      const lane = i < this.wideWords ? (i & 63) >> 1 : (i - this.wideWords) & 31;
+      if ((lanes >>> lane) & 1) regs[base + i] = from[i] as number;
+    }
+  }
+
+  /** lanes `m` run: guarded ones get their registers back */
+  private unguard(m: number): void {
+    const g = this.guard as { lanes: number; regs: Int32Array };
+    const back = g.lanes & m;
+    if (back === 0) return;
+    this.restoreLanes(g.regs, back);
+    g.lanes &= ~back;
+    if (g.lanes === 0) this.guard = null;
+  }
+
+  /** a path runs out of program order: every other live lane's registers are kept until it runs again */
+  private guardOthers(running: number): void {
+    if (this.regWords < 0) this.regShape();
+    const g = this.guard;
+    // lanes still guarded have their kept registers back first (they have not run since)
+    if (g !== null) this.restoreLanes(g.regs, g.lanes);
+    const regs = g?.regs ?? new Int32Array(this.regWords);
+    regs.set(this.i32.subarray(this.rb4, this.rb4 + this.regWords));
+    this.guard = { lanes: this.valid & ~this.exited & ~running, regs };
+  }
+
+  /** run a path set aside: its frame goes back on the stacks at its depth (this.sp) */
+  private install(p: SuspendedPath): void {
+    this.guardOthers(p.active & ~this.exited);
+    this.stack.set(p.entries, this.sp << 1);
+    for (const l of p.loops) this.loopBase[this.lsp++] = this.sp + l;
+    this.sp += p.entries.length >> 1;
+    if (p.inner.length > 0) (this.suspended ??= []).push(...p.inner);
+    this.pc = p.pc;
+    this.setActive(p.active & ~this.exited);
   }
 
   /** lanes leave the enclosing loop: drop them from the entries pushed inside the loop */

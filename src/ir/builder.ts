@@ -36,6 +36,7 @@ import type {
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
 // shmem.ts uses this module's classes only inside its methods: the import cycle is safe
 import { Shmem } from './shmem.js';
+import { GRID_WORKSPACE_PARAM } from './types.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
@@ -253,6 +254,7 @@ export class KernelBuilder {
   private dynShared = false;
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
+  private readonly gridSyncSites: SourceLoc[] = [];
   readonly params: Record<string, Val> = {};
 
   constructor(
@@ -931,7 +933,41 @@ export class KernelBuilder {
       sharedStaticBytes: this.sharedBytes,
       usesDynamicShared: this.dynShared,
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
+      ...(this.gridSyncSites.length ? { gridSyncSites: this.gridSyncSites } : {}),
     };
+  }
+
+  // ---- appended: cooperative groups' grid sync ---------------------------------------------
+
+  /**
+   * cooperative_groups::this_grid().sync(), as CUDA 12's cooperative_groups/details/sync.h
+   * (sync_grids_arrive / sync_grids_wait) does it on sm_70+: a block barrier; then the block's thread 0
+   * adds its arrival to the grid workspace's barrier word (`atom.add.release.gpu`: 1, or for block 0
+   * 0x80000000 - (blocks - 1), so that the last arrival flips the top bit) and polls it with
+   * `ld.acquire.gpu` until the top bit has flipped; then a block barrier again. The counts, the
+   * polling and the cost follow from those operations. Valid only in a cooperative launch (the
+   * launch checks; the workspace is the launch's hidden parameter GRID_WORKSPACE_PARAM).
+   */
+  gridSync(): void {
+    const loc = callerLoc();
+    if (this.scope.inWhen) throw irError(loc, 'grid.sync() inside a `when` region: every thread of the grid must reach it');
+    this.gridSyncSites.push(loc);
+    const wsType = ptrType('global', u32);
+    const dst = this.newReg(wsType, false, loc);
+    this.emit({ op: 'param', dst, type: wsType, name: GRID_WORKSPACE_PARAM, loc });
+    const arrived = this.atomicRef(new PtrVal(this, { reg: dst, type: wsType }), 'device');
+    this.syncthreads();
+    const t = this.threadIdx;
+    const b = this.blockIdx;
+    this.if(t.x.add(t.y).add(t.z).eq(0), () => {
+      const g = this.gridDim;
+      const expected = g.x.mul(g.y).mul(g.z);
+      const nb = this.select(b.x.add(b.y).add(b.z).eq(0), this.toVal(0x80000000, u32).sub(expected.sub(1)), this.toVal(1, u32));
+      const old = arrived.fetchAdd(nb, 'release');
+      // bar_has_flipped: the top bit of the word differs from what this block's arrival saw
+      this.while(() => old.xor(arrived.load('acquire')).and(0x80000000).eq(0), () => {});
+    });
+    this.syncthreads();
   }
 
   // ---- appended: pointer variables, named-barrier helpers, warp primitives -------------------

@@ -266,4 +266,12 @@ export interface KernelIR {
   usesDynamicShared: boolean;
   /** named barrier ids used (for the sm_90 barrier occupancy limit) */
   barrierIds: number[];
+  /** where the kernel calls grid.sync() (k.gridSync): it needs a cooperative launch; absent: nowhere */
+  gridSyncSites?: SourceLoc[];
 }
+
+/**
+ * the hidden parameter that carries a cooperative launch's grid workspace (the barrier word
+ * cooperative_groups' grid.sync() counts arrivals in; the driver passes it to every cooperative grid)
+ */
+export const GRID_WORKSPACE_PARAM = '__cg_grid_workspace';

@@ -108,6 +108,12 @@ export interface RuntimeContext {
   /** pageable host memory (malloc) and pinned host memory (cudaMallocHost) */
   hostAlloc(bytes: number, name?: string): HostBuffer;
   mallocHost(bytes: number, name?: string): HostBuffer;
+  /**
+   * cudaHostAlloc(cudaHostAllocMapped): pinned host memory mapped into the device's address space.
+   * Kernels take the returned pointer (each access crosses the host link); the program reads and
+   * writes it through ctx.host while kernels run, without waiting for them
+   */
+  hostAllocMapped(bytes: number, name?: string): DevicePtr;
   memcpy(dst: CopyEnd, src: CopyEnd, bytes: number, offsets?: { dst?: number; src?: number }): void | Promise<void>;
   /** cudaMemset (device memory: asynchronous to the host, on the legacy default stream) */
   memset(dst: DevicePtr, value: number, bytes: number): void;

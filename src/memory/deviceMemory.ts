@@ -74,6 +74,11 @@ export function devicePagesMade(): number {
 
 export class Allocation {
   readonly end: number;
+  /**
+   * host memory mapped into the device's address space (cudaHostAlloc with cudaHostAllocMapped):
+   * kernels reach it over the host link, and the host program reads and writes it while kernels run
+   */
+  hostMapped = false;
   readonly pages: (Page | undefined)[];
   constructor(
     readonly id: number,

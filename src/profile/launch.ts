@@ -17,6 +17,7 @@ import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
+import { GRID_WORKSPACE_PARAM } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
@@ -52,6 +53,8 @@ export interface LaunchOptions {
   explain?: (loc: SourceLoc) => boolean;
   /** the other PEs of a multi-PE program (NVSHMEM device operations) */
   peers?: PeerEnv;
+  /** a cooperative launch's grid workspace (the barrier word grid.sync() counts in): its device address */
+  gridWorkspace?: number;
   /** a program's launch: its memory synchronization domain's writes in flight, and where its own slow writes go (device/syncDomains.ts) */
   syncDomain?: { view: DomainLaunch; log: SlowWriteLog };
   /** `warpsight check`: observes the launch's accesses (absent: none, at no cost) */
@@ -190,7 +193,7 @@ export function startLaunch(
     mem: opts.mem,
     memsys: opts.memsys,
     counters,
-    args: argValues(def, args, scalars),
+    args: { ...argValues(def, args, scalars), ...(opts.gridWorkspace !== undefined ? { [GRID_WORKSPACE_PARAM]: opts.gridWorkspace } : {}) },
     grid,
     block,
     dynamicSharedBase: dynBase,

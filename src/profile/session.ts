@@ -15,7 +15,7 @@ import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
 import { memoryInstructionLocs } from '../exec/explain.js';
 import { type HierarchyCounters, MemoryHierarchy } from '../memory/hierarchy.js';
 import { runtimeCostsFor } from '../arch/runtimeCosts.js';
-import type { SourceLoc } from '../ir/types.js';
+import type { KernelIR, SourceLoc } from '../ir/types.js';
 import type { WorkSpec } from '../runtime/types.js';
 import { ProgramApi } from '../runtime/programApi.js';
 import { Runtime, type KernelRun, type ParkedKernel, type RuntimeOptions, type Schedule } from '../runtime/runtime.js';
@@ -364,6 +364,7 @@ export class Session {
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
+    const gridWorkspace = this.gridWorkspaceFor(def, ir);
     this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const run = startLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
       arch: o.arch,
@@ -378,6 +379,7 @@ export class Session {
       ...(onBlock ? { onBlock } : {}),
       ...(explain ? { explain } : {}),
       ...(external ? { external } : {}),
+      ...(gridWorkspace !== undefined ? { gridWorkspace } : {}),
       // device collectives are valid in a collective launch only
       ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
       ...(o.check ? { check: o.check } : {}),
@@ -401,6 +403,26 @@ export class Session {
         return { out, occ, cache };
       },
     };
+  }
+
+  /** the device's grid workspace (made on first use): the barrier word grid.sync() counts arrivals in */
+  private gridWorkspace: DevicePtr | null = null;
+  /**
+   * a kernel that calls grid.sync() gets the grid workspace, in a cooperative launch only: elsewhere
+   * its blocks need not be co-resident and the grid's barrier could never complete (CUDA leaves the
+   * call undefined; this_grid().is_valid() is false)
+   */
+  private gridWorkspaceFor(def: KernelDef, ir: KernelIR): number | undefined {
+    const site = ir.gridSyncSites?.[0];
+    if (site === undefined) return undefined;
+    if (!this.collectiveLaunch)
+      throw new UserError(
+        `${site.file}:${site.line}: kernel '${def.name}' calls grid.sync() (k.gridSync()) but is not launched cooperatively: ` +
+          `launch it with attributes: { cooperative: true } (cudaLaunchCooperativeKernel), with every block resident at once`,
+      );
+    // the counter's top bit flips at each completed sync and its low bits return to 0: one word serves every launch
+    this.gridWorkspace ??= this.mem.alloc(8, 'cooperative groups grid workspace');
+    return this.gridWorkspace.address;
   }
 
   private launchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, config: Partial<LaunchConfig> | undefined, standalone: boolean, onBlock?: (linear: number, s: number, e: number) => void, timing = this.opts.timing ?? true): KernelResult {

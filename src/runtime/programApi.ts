@@ -27,20 +27,28 @@ class SyncedHost extends Host {
   constructor(
     mem: DeviceMemory,
     private readonly settle: () => void,
+    /** an access to host-mapped memory (ctx.hostAllocMapped): it waits for nothing; a write may wake polling kernels */
+    private readonly mapped: (write: boolean) => void,
   ) {
     super(mem);
   }
+  private before(p: DevicePtr): void {
+    if (p.allocation.hostMapped) this.mapped(false);
+    else this.settle();
+  }
   override read(p: DevicePtr, type: ScalarType, i: number): number | bigint {
-    this.settle();
+    this.before(p);
     return super.read(p, type, i);
   }
   override readNumber(p: DevicePtr, type: ScalarType, i: number): number {
-    this.settle();
+    this.before(p);
     return super.readNumber(p, type, i);
   }
   override write(p: DevicePtr, type: ScalarType, i: number, value: number | bigint): void {
-    this.settle();
+    this.before(p);
     super.write(p, type, i, value);
+    // the write is made: now the kernels polling it may see it
+    if (p.allocation.hostMapped) this.mapped(true);
   }
 }
 
@@ -56,7 +64,11 @@ export class ProgramApi implements ProgramContext {
     private readonly file: string,
   ) {
     // the call's line is looked up only when the drain fails (a stack per host read would be slow)
-    this.host = new SyncedHost(dev.mem, () => rt.settleForHost(() => this.site()));
+    this.host = new SyncedHost(
+      dev.mem,
+      () => rt.settleForHost(() => this.site()),
+      (write) => rt.hostMappedAccess(write),
+    );
     this.perThreadStream = rt.perThreadStream;
   }
 
@@ -182,6 +194,11 @@ export class ProgramApi implements ProgramContext {
   }
   mallocHost(bytes: number, name?: string): HostBuffer {
     return this.hostBuffer(bytes, true, name);
+  }
+  hostAllocMapped(bytes: number, name?: string): DevicePtr {
+    const where = this.site();
+    if (!Number.isInteger(bytes) || bytes <= 0 || bytes > 2 ** 31) throw new HostFault(`${where}: cudaHostAlloc(cudaHostAllocMapped) needs 1 byte to 2 GiB, not ${bytes}`);
+    return this.rt.hostAllocMapped(bytes, name ?? `mapped host memory (${where})`, where, this.alloc);
   }
   private hostBuffer(bytes: number, pinned: boolean, name: string | undefined): HostBuffer {
     const where = this.site();

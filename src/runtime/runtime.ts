@@ -543,6 +543,30 @@ export class Runtime {
     return p;
   }
 
+  /**
+   * cudaHostAlloc(cudaHostAllocMapped): pinned host memory that kernels address directly (with UVA the
+   * device pointer is the host pointer). It costs what cudaMallocHost does (runtimeCosts host.mallocHostNs)
+   */
+  hostAllocMapped(bytes: number, name: string, where: string, alloc: (bytes: number, name: string) => DevicePtr): DevicePtr {
+    this.noCapture('cudaHostAlloc', where, true);
+    this.apiCall('cudaHostAlloc', this.costs.host.mallocHostNs, where);
+    const p = alloc(bytes, name);
+    p.allocation.hostMapped = true;
+    return p;
+  }
+
+  /**
+   * the host program touches host-mapped memory: a plain CPU access, which waits for nothing. The
+   * device runs up to the host's now first (a kernel launched before may be polling the memory); a
+   * write is then a write like a kernel's or a copy's: parked kernels that poll it are resumed
+   */
+  hostMappedAccess(write: boolean): void {
+    // a CPU access takes host time: a program's polling loop lets the device run on
+    this.hostNow += this.costs.host.mappedPollNs;
+    this.clock.runUntil(this.hostNow);
+    if (write) this.wrote();
+  }
+
   /** cudaFree: waits for all the device's work (runtime-system.md 1.5: measured to block) */
   free(p: DevicePtr, where: string): void | Promise<void> {
     this.noCapture('cudaFree', where);

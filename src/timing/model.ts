@@ -858,6 +858,26 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (syncDomain) syncDomain.slowWrite(leaves, ack);
   };
 
+  /**
+   * a request to host-mapped memory: over the host link, not through L2 or DRAM. A load's data comes
+   * after the measured zero-copy latency; a store is acknowledged after the host's (a system fence and
+   * the warp's exit wait for it, as for a store to L2)
+   */
+  const hostMemory = (w: Warp, pc: number, _n: number, load: boolean): void => {
+    const wi = idOf(w);
+    const o = wi * W_STRIDE;
+    const t = ws[o + W_LAST] as number;
+    if (load) {
+      setResult(wi, pc, t + MMC.hostMappedLoad, R_LONG);
+      return;
+    }
+    const ack = t + MMC.hostMappedStoreAck;
+    if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
+    const rec = ws[o + W_REC] as number;
+    if (ack > (bDrain[rec] as number)) bDrain[rec] = ack;
+    if (ack > (memEnd[0] as number)) memEnd[0] = ack;
+  };
+
   const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
@@ -1098,5 +1118,5 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
   const timerNs = (cycles: number): number => (cycles * 1e9) / P.clockHz;
 
-  return { observer: { issue, memory, clockOf, now, atL2, minRunningClock, sleep, timerNs }, finish };
+  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, minRunningClock, sleep, timerNs }, finish };
 }

@@ -156,6 +156,8 @@ export const a100Sources: ArchSources = {
   'memoryModel.ivall': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMinCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepOverheadCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.hostMappedLoad': "[INFER] not measured: the H200's over PCIe Gen5 (test/fidelity/probes/zero_copy_probe.cu)",
+  'memoryModel.hostMappedStoreAck': "[INFER] not measured: the H200's over PCIe Gen5 (test/fidelity/probes/zero_copy_probe.cu)",
   'memoryModel.nanosleepExactNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMaxNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.domainFenceScopes': "[INFER] sm_80 has one memory synchronization domain (cudaDevAttrMemSyncDomainCount 1, CUDA Programming Guide §4.14.3): every kernel shares it; which fences wait as on the H200 (test/fidelity/probes/domains)",

@@ -127,6 +127,8 @@ export const h100Sources: ArchSources = {
   'memoryModel.ivall': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMinCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepOverheadCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.hostMappedLoad': "[INFER] not measured: the H200's over PCIe Gen5 (test/fidelity/probes/zero_copy_probe.cu)",
+  'memoryModel.hostMappedStoreAck': "[INFER] not measured: the H200's over PCIe Gen5 (test/fidelity/probes/zero_copy_probe.cu)",
   'memoryModel.nanosleepExactNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMaxNs': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.domainFenceScopes': "[INFER] not measured: the H200's (test/fidelity/probes/domains)",
