@@ -24,63 +24,100 @@
  */
 import { defineKernel, defineProgram, i32, ptr } from 'warpsight';
 
-const xabGpu = defineKernel({
-  name: 'xab_gpu_threads',
-  description: "seed 000's threads 1 and 2 (blocks 0 and 1); thread 3 is the host program",
-  params: { x: ptr('global', i32), flags: ptr('global', i32), b: ptr('global', i32), ok: ptr('global', i32) },
-  launch: { grid: 2, block: 32 },
-  setup: (h) => ({ x: h.alloc(i32, 1, 'x'), flags: h.alloc(i32, 1, 'flags'), b: h.alloc(i32, 1, 'b'), ok: h.alloc(i32, 2, 'ok') }),
-  body: (k, { x, flags, b, ok }) => {
-    k.if(k.threadIdx.x.ne(0), () => k.return());
-    const a = k.atomicRef(flags.at(0), 'device');
-    const bs = k.atomicRef(b.at(0), 'system');
-    const blk = k.blockIdx.x;
-    k.if(blk.eq(0), () => {
-      x.at(0).store(1);
-      a.store(1);
-    });
-    k.if(blk.eq(1), () => {
-      k.while(() => a.load().ne(1), () => {});
-      ok.at(1).store(k.select(x.at(0).get().eq(1), 1, 0));
-      bs.store(1);
-    });
-  },
-});
+/** threads 1 and 2; `bScope` the scope of b's atomic ('system' as the seed has it; 'device' is the bug) */
+const xabGpuKernel = (bScope: 'system' | 'device') =>
+  defineKernel({
+    name: bScope === 'system' ? 'xab_gpu_threads' : 'xab_gpu_threads_device_b',
+    description: "seed 000's threads 1 and 2 (blocks 0 and 1); thread 3 is the host program",
+    params: {
+      x: ptr('global', i32),
+      flags: ptr('global', i32),
+      b: ptr('global', i32),
+      ok: ptr('global', i32),
+    },
+    launch: { grid: 2, block: 32 },
+    setup: (h) => ({
+      x: h.alloc(i32, 1, 'x'),
+      flags: h.alloc(i32, 1, 'flags'),
+      b: h.alloc(i32, 1, 'b'),
+      ok: h.alloc(i32, 2, 'ok'),
+    }),
+    body: (k, { x, flags, b, ok }) => {
+      k.if(k.threadIdx.x.ne(0), () => k.return());
+      const a = k.atomicRef(flags.at(0), 'device');
+      const bs = k.atomicRef(b.at(0), bScope);
+      const blk = k.blockIdx.x;
+      k.if(blk.eq(0), () => {
+        x.at(0).store(1);
+        a.store(1);
+      });
+      k.if(blk.eq(1), () => {
+        k.while(
+          () => a.load().ne(1),
+          () => {},
+        );
+        ok.at(1).store(k.select(x.at(0).get().eq(1), 1, 0));
+        bs.store(1);
+      });
+    },
+  });
+const xabGpu = xabGpuKernel('system');
 
-export const xabCpu = defineProgram({
-  name: 'xab_cpu',
-  description: "seed 000's x/a/b cumulativity example with thread 3 on the CPU, through host-mapped x and b",
-  run: (ctx) => {
-    const x = ctx.hostAllocMapped(4, 'x (host-mapped)');
-    const b = ctx.hostAllocMapped(4, 'b (host-mapped)');
-    const flags = ctx.malloc(4, 'a');
-    const ok = ctx.malloc(8, 'ok');
-    ctx.host.write(x, i32, 0, 0);
-    ctx.host.write(b, i32, 0, 0);
-    ctx.memset(flags, 0, 4);
-    ctx.memset(ok, 0, 8);
-    ctx.launch(xabGpu, { x, flags, b, ok }, { grid: 2, block: 32 });
-    // thread 3: spins on b while the kernel runs
-    let polls = 0;
-    while (ctx.host.readNumber(b, i32, 0) !== 1) polls++;
-    ctx.value('thread 3 (CPU) saw x == 1', ctx.host.readNumber(x, i32, 0) === 1 ? 1 : 0);
-    ctx.value('thread 3 (CPU) polls of b', polls);
-    ctx.deviceSynchronize();
-    ctx.value('thread 2 (block 1) saw x == 1', ctx.host.readNumber(ok, i32, 1));
-  },
-});
+/** the x/a/b program with b's atomic at `bScope` */
+const xabProgram = (bScope: 'system' | 'device') => {
+  const kernel = bScope === 'system' ? xabGpu : xabGpuKernel(bScope);
+  return defineProgram({
+    name: bScope === 'system' ? 'xab_cpu' : 'xab_cpu_device_b',
+    description:
+      bScope === 'system'
+        ? "seed 000's x/a/b cumulativity example with thread 3 on the CPU, through host-mapped x and b"
+        : "seed 000's x/a/b example broken: b at device scope, though thread 3 is the CPU (warpsight check flags it)",
+    run: (ctx) => {
+      const x = ctx.hostAllocMapped(4, 'x (host-mapped)');
+      const b = ctx.hostAllocMapped(4, 'b (host-mapped)');
+      const flags = ctx.malloc(4, 'a');
+      const ok = ctx.malloc(8, 'ok');
+      ctx.host.write(x, i32, 0, 0);
+      ctx.host.write(b, i32, 0, 0);
+      ctx.memset(flags, 0, 4);
+      ctx.memset(ok, 0, 8);
+      ctx.launch(kernel, { x, flags, b, ok }, { grid: 2, block: 32 });
+      // thread 3: spins on b while the kernel runs
+      let polls = 0;
+      while (ctx.host.readNumber(b, i32, 0) !== 1) polls++;
+      ctx.value('thread 3 (CPU) saw x == 1', ctx.host.readNumber(x, i32, 0) === 1 ? 1 : 0);
+      ctx.value('thread 3 (CPU) polls of b', polls);
+      ctx.deviceSynchronize();
+      ctx.value('thread 2 (block 1) saw x == 1', ctx.host.readNumber(ok, i32, 1));
+    },
+  });
+};
+
+export const xabCpu = xabProgram('system');
+export const xabCpuDeviceB = xabProgram('device');
 
 const handshake = defineKernel({
   name: 'host_handshake',
   description: 'sets ready, spins on go (written by the host program only), returns what the host sent',
-  params: { ready: ptr('global', i32), go: ptr('global', i32), out: ptr('global', i32) },
+  params: {
+    ready: ptr('global', i32),
+    go: ptr('global', i32),
+    out: ptr('global', i32),
+  },
   launch: { grid: 1, block: 32 },
-  setup: (h) => ({ ready: h.alloc(i32, 1, 'ready'), go: h.alloc(i32, 1, 'go'), out: h.alloc(i32, 1, 'out') }),
+  setup: (h) => ({
+    ready: h.alloc(i32, 1, 'ready'),
+    go: h.alloc(i32, 1, 'go'),
+    out: h.alloc(i32, 1, 'out'),
+  }),
   body: (k, { ready, go, out }) => {
     k.if(k.threadIdx.x.ne(0), () => k.return());
     k.atomicRef(ready.at(0), 'system').store(1, 'release');
     const g = k.atomicRef(go.at(0), 'system');
-    k.while(() => g.load('acquire').eq(0), () => {});
+    k.while(
+      () => g.load('acquire').eq(0),
+      () => {},
+    );
     out.at(0).store(g.load('relaxed').add(1));
   },
 });
@@ -114,7 +151,10 @@ const chase = defineKernel({
   params: { next: ptr('global', i32), out: ptr('global', i32), steps: i32 },
   launch: { grid: 1, block: 1 },
   defaults: { steps: 32 },
-  setup: (h) => ({ next: h.alloc(i32, 32 * 32, 'next'), out: h.alloc(i32, 1, 'out') }),
+  setup: (h) => ({
+    next: h.alloc(i32, 32 * 32, 'next'),
+    out: h.alloc(i32, 1, 'out'),
+  }),
   body: (k, { next, out, steps }) => {
     const p = k.let(i32, 0);
     k.for(0, steps, 1, () => p.set(next.at(p).get({ cache: 'cv' })));

@@ -319,6 +319,12 @@ class LaunchState implements AccessCheck {
 
   /** the synchronisation a strong access makes at its location */
   private strong(s: WarpSync, info: SlotInfo, slot: number, lane: number, addr: number, released: Released | null, acquire: boolean): void {
+    if (info.space !== 'shared' && info.scope < SCOPE_CODE.sys) {
+      // host-mapped memory is shared with the CPU: synchronising through it below system scope leaves
+      // the host outside the scope (seed 000's device-scope b read by thread 3 on the CPU)
+      const alloc = this.env.mem.find(addr, info.size);
+      if (alloc?.hostMapped) this.report('scope-race', 'global', null, s, slot, lane, addr, addr - alloc.base, alloc, info.read, info.write, info.scope);
+    }
     const key = info.space === 'shared' ? -(s.blockLinear * 2 ** 20 + addr) - 1 : addr;
     const loc = this.sync.get(key);
     if (info.read && loc && loc.vc.size > 0) {

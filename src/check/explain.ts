@@ -14,6 +14,8 @@ export function messageFor(f: Finding): string {
     case 'data-race':
     case 'scope-race':
     case 'plain-flag-poll': {
+      if (!a && f.kind === 'scope-race')
+        return `scope race on ${place(f)}: ${what(b)} by ${who(b)} synchronises through host-mapped memory that the CPU reads and writes, at a scope that does not include the host`;
       if (!a) return '';
       const head =
         f.kind === 'scope-race'
@@ -40,6 +42,7 @@ export function fixFor(f: Finding): string {
         return `order them with a barrier between line ${a?.line} and line ${b.line} (__syncthreads(), or a named barrier whose thread count covers both warps)`;
       return `threads of different blocks: hand the data over with a release (a device-scope atomic store with release order, or __threadfence() before a flag write) and an acquire on the reading side, or split the work into two kernel launches`;
     case 'scope-race':
+      if (!a) return `the CPU is outside device scope: use thread_scope_system (cuda::atomic_ref<T, cuda::thread_scope_system>, or __threadfence_system()) for memory the host and the GPU synchronise through (seed 000)`;
       return `the two threads are in different blocks: use thread_scope_device (gpu) atomics for memory that blocks share (block scope covers only the threads of one block)`;
     case 'plain-flag-poll':
       return `make the flag an atomic (cuda::atomic_ref<int, thread_scope_device>, load with memory_order_acquire and store with memory_order_release), or at least volatile with __threadfence() on both sides`;

@@ -15,7 +15,7 @@ function heading(f: Finding): string {
     case 'data-race':
       return `${f.hazard} data race`;
     case 'scope-race':
-      return `${f.hazard} scope race`;
+      return f.hazard ? `${f.hazard} scope race` : `host scope race`;
     case 'plain-flag-poll':
       return 'polled plain flag';
     case 'uninitialized-read':

@@ -2,7 +2,9 @@
  * `warpsight check` over every bundled kernel file (kernels/): each kernel with its grid cut to at
  * most 2 blocks per dimension (races between blocks need only two; the shadow and the run stay
  * small), each program with its loop counts cut (trips, reps, iterations). The bundled kernels are
- * race-free, with two exceptions the checker must find, and which are what they teach or measure:
+ * race-free, with three exceptions the checker must find, and which are what they teach or measure:
+ *   - kernels/host_mapped.ts xab_cpu_device_b: seed 000's x/a/b example with b at device scope while
+ *     thread 3 is the CPU (a scope race; xab_cpu beside it is the right version);
  *   - kernels/flag_handoff.ts flag_plain: seed 002's plain-int hand-off, the wrong version on purpose
  *     (a polled plain flag, and the data read racing the data write);
  *   - kernels/launch_overhead.ts: family 9's cudaMalloc loop launches tiny_kernel on a fresh
@@ -63,8 +65,12 @@ describe('warpsight check on the bundled kernels', () => {
           `flag_plain plain-flag-poll ${flagStore} ${flagPoll}`,
           `flag_plain data-race ${dataWrite} ${dataRead}`,
           `flag_plain data-race ${dataRead} ${dataWrite}`,
+          // both blocks give up waiting on the plain flag (it never becomes visible) and store their error code
+          `flag_plain data-race ${f('flags.at(ERROR).store(code)')} ${f('flags.at(ERROR).store(code)')}`,
         );
       }
+      // seed 000's x/a/b with b at device scope, the broken variant beside the right one on purpose
+      if (file === 'host_mapped.ts') expected.push(`xab_gpu_threads_device_b scope-race - kernels/host_mapped.ts:${lineOf(file, 'bs.store(1)')}`);
       if (file === 'launch_overhead.ts') expected.push(`tiny_kernel uninitialized-read - kernels/lib/tiny.ts:${readFileSync(join(ROOT, 'lib/tiny.ts'), 'utf8').split('\n').findIndex((l) => l.includes('at.store(at.get().add(1))')) + 1}`);
       expect(findings.sort()).toEqual(expected.sort());
     });
