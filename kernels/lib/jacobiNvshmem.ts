@@ -16,6 +16,13 @@
  */
 import { defineKernel, f32, i32, ptr, u64, type KernelBuilder, type PtrVal, type Val } from 'warpsight';
 
+/** the thread's cell: row iy (counted from iyStart), column ix (from 1), and whether it is one the PE updates */
+function cell(k: KernelBuilder, iyStart: Val, iyEnd: Val, nx: Val): { iy: Val; ix: Val; inside: Val } {
+  const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
+  const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
+  return { iy, ix, inside: iy.lt(iyEnd).and(ix.lt(nx.sub(1))) };
+}
+
 /** the 5-point stencil of (ix, iy), stored into aNew; returns the squared residue (0 outside the PE's rows) */
 function stencil(k: KernelBuilder, aNew: PtrVal, a: PtrVal, ix: Val, iy: Val, nx: Val, inside: Val): Val {
   const sq = k.let(f32, 0);
@@ -56,9 +63,7 @@ export const jacobiP = defineKernel({
   launch: { grid: [1, 1], block: [32, 32] },
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
-    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
-    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
-    const inside = iy.lt(iyEnd).and(ix.lt(nx.sub(1)));
+    const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
     const sq = stencil(k, aNew, a, ix, iy, nx, inside);
     k.if(inside, () => {
       const v = aNew.at(iy.mul(nx).add(ix)).get();
@@ -76,9 +81,8 @@ export const jacobiCompute = defineKernel({
   launch: { grid: [1, 1], block: [32, 32] },
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx }) => {
-    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
-    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
-    addNorm(k, l2, stencil(k, aNew, a, ix, iy, nx, iy.lt(iyEnd).and(ix.lt(nx.sub(1)))));
+    const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
+    addNorm(k, l2, stencil(k, aNew, a, ix, iy, nx, inside));
   },
 });
 
@@ -89,9 +93,7 @@ export const jacobiBlock = defineKernel({
   launch: { grid: [1, 1], block: [1024, 1] },
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
-    const iy = k.blockIdx.y.mul(k.blockDim.y).add(k.threadIdx.y).cast(i32).add(iyStart);
-    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
-    const inside = iy.lt(iyEnd).and(ix.lt(nx.sub(1)));
+    const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
     const sq = stencil(k, aNew, a, ix, iy, nx, inside);
     // the block's first row and column: whether it holds an edge row is the same for all its threads
     const blockIy = iy.sub(k.threadIdx.y.cast(i32));

@@ -8,6 +8,7 @@ import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError } from '../errors.js';
 import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
+import { u32 } from '../ir/typesys.js';
 import { Host } from '../kernel/host.js';
 import { parseScalarParam } from '../kernel/params.js';
 import { checkAccessPolicyWindow, checkPersistingL2Limit } from '../kernel/runtimeChecks.js';
@@ -420,8 +421,9 @@ export class Session {
         `${site.file}:${site.line}: kernel '${def.name}' calls grid.sync() (k.gridSync()) but is not launched cooperatively: ` +
           `launch it with attributes: { cooperative: true } (cudaLaunchCooperativeKernel), with every block resident at once`,
       );
-    // the counter's top bit flips at each completed sync and its low bits return to 0: one word serves every launch
-    this.gridWorkspace ??= this.mem.alloc(8, 'cooperative groups grid workspace');
+    // the counter's top bit flips at each completed sync and its low bits return to 0: one word serves
+    // every launch; the driver hands it over zeroed (host.alloc: zeros, initialised for initcheck)
+    this.gridWorkspace ??= this.host.alloc(u32, 2, 'cooperative groups grid workspace');
     return this.gridWorkspace.address;
   }
 

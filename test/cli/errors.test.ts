@@ -78,7 +78,7 @@ describe('warpsight CLI errors', () => {
   it('an unknown command: one error line naming the commands, exit 2, escaped', () => {
     const r = cli('profil\u001b[31m', 'kernels/fma_chain.ts');
     expect(r.code).toBe(2);
-    expect(oneLineError(r)).toBe("error: unknown command 'profil\\x1b[31m'; the commands are bench, compare, help, kernels, occupancy, profile, report, validate (warpsight --help)");
+    expect(oneLineError(r)).toBe("error: unknown command 'profil\\x1b[31m'; the commands are bench, check, compare, help, kernels, occupancy, profile, report, validate (warpsight --help)");
   });
   it('a missing kernel file', () => {
     expect(oneLineError(cli('profile', 'kernels/nope.ts'))).toBe('error: kernel file not found: kernels/nope.ts; give the path of a .ts kernel file (see `warpsight kernels`)');
