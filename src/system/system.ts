@@ -194,19 +194,12 @@ export class PeSystem {
     const rt = this.runtimes[pe] as Runtime;
     b.set(pe, rt.hostNow);
     const all = b;
-    return this.wait(
-      {
-      name: 'nvshmem_barrier_all',
-      where,
-      cond: () => all.size === this.nPes,
-      resume: () => {
-        let last = 0;
-        for (const t of all.values()) last = Math.max(last, t);
-        rt.hostNow = Math.max(rt.hostNow, last) + this.net.sync.barrierAllHostNs;
-      },
-      },
-      pe,
-    );
+    const resume = (): void => {
+      let last = 0;
+      for (const t of all.values()) last = Math.max(last, t);
+      rt.hostNow = Math.max(rt.hostNow, last) + this.net.sync.barrierAllHostNs;
+    };
+    return this.wait({ name: 'nvshmem_barrier_all', where, cond: () => all.size === this.nPes, resume }, pe);
   }
 
   // ---- scheduling the PEs ----
