@@ -1090,17 +1090,30 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    * the earliest clock of the warps that can issue now (running, in their live block), `w` aside;
    * `parked`: count the warps the parked watch found spinning without effect too
    */
+  // the least clock of the running warps, and the next least (for the warp that has the least), as of
+  // `issued` instructions: held pollers ask for it in turn while nothing issues, and a scan of every
+  // warp per question made a grid of thousands of spinning warps quadratic (6 s to its deadlock)
+  const least = [{ at: -1, min: Infinity, argmin: -1, second: Infinity }, { at: -1, min: Infinity, argmin: -1, second: Infinity }];
   const minRunningClock = (w: Warp, parked = false): number => {
-    let m = Infinity;
-    for (let wi = 0; wi < nWarps; wi++) {
-      const x = warpOf[wi] as Warp;
-      if (x === w || x.state !== WarpState.Running || (x.parked && !parked)) continue;
-      const o = wi * W_STRIDE;
-      if ((ws[o + W_REC] as number) < 0 || (x.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
-      const c = ws[o + W_CLOCK] as number;
-      if (c < m) m = c;
+    const c = least[parked ? 1 : 0] as { at: number; min: number; argmin: number; second: number };
+    if (c.at !== issued) {
+      c.at = issued;
+      c.min = c.second = Infinity;
+      c.argmin = -1;
+      for (let wi = 0; wi < nWarps; wi++) {
+        const x = warpOf[wi] as Warp;
+        if (x.state !== WarpState.Running || (x.parked && !parked)) continue;
+        const o = wi * W_STRIDE;
+        if ((ws[o + W_REC] as number) < 0 || (x.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
+        const clk = ws[o + W_CLOCK] as number;
+        if (clk < c.min) {
+          c.second = c.min;
+          c.min = clk;
+          c.argmin = wi;
+        } else if (clk < c.second) c.second = clk;
+      }
     }
-    return m;
+    return c.argmin >= 0 && warpOf[c.argmin] === w ? c.second : c.min;
   };
   /**
    * NANOSLEEP of `ns`: as the H200 sleeps (memmodel probe): up to nanosleepExactNs as asked, longer
