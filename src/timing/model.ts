@@ -649,7 +649,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const issue = (w: Warp, pc: number): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
-    if ((ws[o + W_LINEAR] as number) !== w.blockLinear || (ws[o + W_REC] as number) < 0) switchBlock(wi, w);
+    if ((ws[o + W_LINEAR] as number) !== w.blockLinear || (ws[o + W_REC] as number) < 0) {
+      switchBlock(wi, w);
+      rescan = true;
+    }
     let t = ws[o + W_CLOCK] as number;
     // out of a barrier: the release is the last arrival (the first warp to resume closes the generation)
     const bk = ws[o + W_BAR_KEY] as number;
@@ -738,6 +741,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         break;
       case K_BAR_SYNC:
       case K_BAR_ARV: {
+        // it may release waiting warps: the least running clock scans every warp again
+        rescan = true;
         const id = (deps.barrierId[pc] as number) & 15;
         const key = (ws[o + W_REC] as number) * 16 + id;
         if (ti > (barOpen[key] as number)) barOpen[key] = ti;
@@ -1091,18 +1096,36 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    * `parked`: count the warps the parked watch found spinning without effect too
    */
   // the least clock of the running warps, and the next least (for the warp that has the least), as of
-  // `issued` instructions: held pollers ask for it in turn while nothing issues, and a scan of every
-  // warp per question made a grid of thousands of spinning warps quadratic (6 s to its deadlock)
+  // `issued` instructions: held pollers ask for it in turn while nothing issues. The scan goes over the
+  // warps that can be running (`candidates`), all of them again only after a barrier instruction (which
+  // may release warps) or a warp's first issue in a block: a grid of thousands of warps waiting at
+  // barriers made a scan of every warp per question quadratic (5.5 s to its deadlock, 1.1 s without)
   const least = [{ at: -1, min: Infinity, argmin: -1, second: Infinity }, { at: -1, min: Infinity, argmin: -1, second: Infinity }];
+  let candidates = new Int32Array(64);
+  let nCandidates = 0;
+  let rescan = true;
   const minRunningClock = (w: Warp, parked = false): number => {
     const c = least[parked ? 1 : 0] as { at: number; min: number; argmin: number; second: number };
-    if (c.at !== issued) {
+    if (c.at !== issued || rescan) {
+      if (rescan) {
+        rescan = false;
+        least[0]!.at = least[1]!.at = -1;
+        nCandidates = 0;
+        // warps get their dense index as they are first seen: nWarps grows
+        if (candidates.length < nWarps) candidates = new Int32Array(2 * nWarps);
+        for (let wi = 0; wi < nWarps; wi++) if ((warpOf[wi] as Warp).state === WarpState.Running) candidates[nCandidates++] = wi;
+      }
       c.at = issued;
       c.min = c.second = Infinity;
       c.argmin = -1;
-      for (let wi = 0; wi < nWarps; wi++) {
+      let keep = 0;
+      for (let i = 0; i < nCandidates; i++) {
+        const wi = candidates[i] as number;
         const x = warpOf[wi] as Warp;
-        if (x.state !== WarpState.Running || (x.parked && !parked)) continue;
+        // a warp that left Running (a barrier, its exit) comes back only after a barrier instruction (rescan)
+        if (x.state !== WarpState.Running) continue;
+        candidates[keep++] = wi;
+        if (x.parked && !parked) continue;
         const o = wi * W_STRIDE;
         if ((ws[o + W_REC] as number) < 0 || (x.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
         const clk = ws[o + W_CLOCK] as number;
@@ -1112,6 +1135,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
           c.argmin = wi;
         } else if (clk < c.second) c.second = clk;
       }
+      nCandidates = keep;
     }
     return c.argmin >= 0 && warpOf[c.argmin] === w ? c.second : c.min;
   };
