@@ -222,7 +222,8 @@ export class Session {
     const durations = cached ?? new Float64Array(nBlocks);
     const onBlock = timed ? (linear: number, s: number, e: number) => void (durations[linear] = ((e - s) / clk) * 1e9) : undefined;
     const window = w.attrs.accessPolicyWindow;
-    const footprint = this.footprintOf(d, w);
+    // the launch is resolved already: its block's footprint from what is at hand
+    const footprint = this.blockFootprint(ir, block, cfg.dynamicShared ?? 0, occ.registersPerThread);
     const finish = (kernelIndex: number | null, warpInstructions: number): KernelRun => {
       if (!timed && !cached) {
         // no timing model: each block issues its share of the warp instructions, one per cycle per scheduler
@@ -287,10 +288,15 @@ export class Session {
     const block = this.opts.block ?? dim3(cfg.block);
     const ir = this.irOf(d);
     const occ = this.occOf(d, ir, grid, block, cfg.dynamicShared ?? 0);
+    return this.blockFootprint(ir, block, cfg.dynamicShared ?? 0, occ.registersPerThread);
+  }
+
+  /** warps, registers (in allocation units) and shared memory (with the per-block reserve) of one block */
+  private blockFootprint(ir: ReturnType<typeof buildKernel>, block: Dim3, dynamicShared: number, registersPerThread: number): BlockFootprint {
     const a = this.opts.arch;
     const warps = Math.ceil((block[0] * block[1] * block[2]) / 32);
-    const regsPerWarp = Math.ceil((occ.registersPerThread * 32) / a.registerAllocationUnit) * a.registerAllocationUnit;
-    return { warps, registers: regsPerWarp * warps, sharedBytes: ir.sharedStaticBytes + (cfg.dynamicShared ?? 0) + a.sharedMemReservedPerBlock };
+    const regsPerWarp = Math.ceil((registersPerThread * 32) / a.registerAllocationUnit) * a.registerAllocationUnit;
+    return { warps, registers: regsPerWarp * warps, sharedBytes: ir.sharedStaticBytes + dynamicShared + a.sharedMemReservedPerBlock };
   }
 
   /** where a kernel's memory instructions are (its IR, built once as for its launches): `--explain`'s check before running */
