@@ -1286,9 +1286,19 @@ export class Runtime {
    */
   settleForHost(where: () => string): void {
     if (!this.hostWaits) return this.drain(where);
+    // a program's host loop reads element after element: while nothing ran, was submitted or moved the
+    // host's clock since the last settle (other PEs' programs cannot run in between), it holds still
+    const c = this.clock;
+    const s = this.lastSettle;
+    if (s.hostNow === this.hostNow && s.processed === c.processed && s.size === c.size && s.epoch === this.epoch.n) return;
     this.advanceToHost();
     if (this.pending.size) throw new HostFault(`${where()}: ctx.host touches device memory while this PE's work is still running: await ctx.deviceSynchronize() (or the stream's) first`);
+    s.hostNow = this.hostNow;
+    s.processed = c.processed;
+    s.size = c.size;
+    s.epoch = this.epoch.n;
   }
+  private readonly lastSettle = { hostNow: -1, processed: -1, size: -1, epoch: -1 };
 
   /** run the device until all work is done (the program's end) */
   drain(where: () => string): void {
