@@ -17,6 +17,8 @@ export interface NodeLayout {
   pesPerNode: number;
   /** NVSHMEM's remote transport between nodes */
   transport: TransportId;
+  /** where pesPerNode came from, for errors: '--pes-per-node' or the program's field */
+  source?: string;
 }
 
 export const SINGLE_NODE: NodeLayout = { pesPerNode: Infinity, transport: 'ibrc' };
@@ -52,9 +54,9 @@ export interface PeNetwork {
 export function networkFor(ic: Interconnect, nPes: number, layout: NodeLayout, share: 'none' | 'mps' | 'timeslice'): PeNetwork {
   const per = layout.pesPerNode;
   if (per !== Infinity && (!Number.isInteger(per) || per < 1))
-    throw new UserError(`--pes-per-node ${per}: PEs per node is a whole number from 1 (each PE on a node of its own) to the PE count (all on one node)`, 2);
+    throw new UserError(`${layout.source ?? '--pes-per-node'} ${per}: PEs per node is a whole number from 1 (each PE on a node of its own) to the PE count (all on one node)`, 2);
   const nodeCount = per === Infinity ? 1 : Math.ceil(nPes / per);
-  if (nodeCount > 1 && share !== 'none') throw new UserError(`--share-gpu with --pes-per-node ${per}: PEs sharing one GPU are on one node; drop --pes-per-node or --share-gpu`, 2);
+  if (nodeCount > 1 && share !== 'none') throw new UserError(`--share-gpu with ${layout.source ?? '--pes-per-node'} ${per}: PEs sharing one GPU are on one node; drop --pes-per-node or --share-gpu`, 2);
   const nodeOf = (pe: number): number => (nodeCount === 1 ? 0 : Math.floor(pe / per));
   const transport = TRANSPORTS[layout.transport];
   const base = remoteLinkOf(ic);

@@ -7,7 +7,8 @@ import { type GpuSharing, PeSystem } from './system.js';
 /** where the PEs run: the flags' layout over the program's own (pesPerNode, transport) */
 export function nodeLayout(p: ProgramDef, pesPerNode: number | undefined, transport: string | undefined, where: string): NodeLayout {
   const t = transport ?? p.transport;
-  return { pesPerNode: pesPerNode ?? p.pesPerNode ?? SINGLE_NODE.pesPerNode, transport: t === undefined ? SINGLE_NODE.transport : parseTransport(t, transport !== undefined ? '--transport' : `${where}: program '${p.name}'`) };
+  const source = pesPerNode !== undefined ? '--pes-per-node' : `${where}: program '${p.name}' pesPerNode`;
+  return { pesPerNode: pesPerNode ?? p.pesPerNode ?? SINGLE_NODE.pesPerNode, transport: t === undefined ? SINGLE_NODE.transport : parseTransport(t, transport !== undefined ? '--transport' : `${where}: program '${p.name}'`), source };
 }
 
 export async function runPeProgram(p: ProgramDef, opts: SessionOptions, pes: number, share: GpuSharing = 'none', layout: NodeLayout = SINGLE_NODE): Promise<PeRun> {
