@@ -17,6 +17,14 @@
  * the host here) and reports its time per iteration. Run on 1..8 PEs: `--pes 4`.
  *
  *   warpsight profile kernels/jacobi_nvshmem.ts -k jacobi_p --param nx=512 --param ny=512
+ *
+ * On two nodes (a PE each, InfiniBand between them) the float_p halos are one network message per
+ * element: through NVSHMEM's default proxy thread (IBRC) an iteration is several times slower than
+ * put_nbi_block's, with GPU-initiated IBGDA nearly as fast (seed 003: "without IBGDA ... aggregate"):
+ *
+ *   warpsight profile kernels/jacobi_nvshmem.ts -k jacobi_p --pes-per-node 1 --transport ibrc
+ *   warpsight profile kernels/jacobi_nvshmem.ts -k jacobi_p --pes-per-node 1 --transport ibgda
+ *   warpsight profile kernels/jacobi_nvshmem.ts -k jacobi_block --pes-per-node 1 --transport ibrc
  */
 import { defineProgram, f32, type DevicePtr, type ProgramContext } from 'warpsight';
 import { jacobiBlock, jacobiCompute, jacobiFused, jacobiP, syncNeighborhood } from './lib/jacobiNvshmem.js';

@@ -5,6 +5,13 @@
  * PE q is on node floor(q / pesPerNode), as `nvshmrun`/`mpirun` fill nodes in rank order. This module
  * says which link each pair of PEs takes, builds each PE's RemoteLink for the timing model, and the extra
  * cost the host-side barriers pay for their rounds that cross nodes.
+ *
+ * Not modelled (known gaps): the SASS of the transport path (a kernel's instruction counts are NVSHMEM's
+ * P2P path's, where the real code branches to the proxy or IBGDA routine); the GPU thread's own cost of
+ * writing a work request (IBGDA) or a ring-buffer entry (IBRC), not found, so only the serial server and
+ * the wire cost time; the proxy ring's back-pressure (its 4 MiB channel buffer holds far more requests
+ * than the kernels here post); a kernel ends when its last network message is acknowledged, where the
+ * real kernel may end first and the next quiet or barrier waits (the iteration's time is the same).
  */
 import { IBGDA, IBRC, type Interconnect, type RemoteTransport } from '../arch/interconnect.js';
 import { networkLinkOf, remoteLinkOf, type NetworkLink, type RemoteLink } from '../arch/remoteLink.js';
