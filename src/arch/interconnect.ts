@@ -351,7 +351,7 @@ const NDR_SOURCES = {
   'link.loadLatencyNs': 'not found',
 } as const;
 
-const GIN = 'NVIDIA, "GPU-Initiated Networking for NCCL", arXiv:2511.15076 (abstract and summaries: "16.7 us round-trip latency for small messages" with the GPU-initiated GDAKI backend, H100 + ConnectX-7, "closely matching NVSHMEM")';
+const GIN = 'NVIDIA (Hamidouche et al.), "GPU-Initiated Networking for NCCL", arXiv:2511.15076, as its summaries quote it (emergentmind.com/papers/2511.15076, rajatbisht.net/paper_summaries/detailed_summary/0016_GPU_Initiated_net_NCCL.html; the paper itself not read): "16.7 us round-trip latency for small messages" with the GPU-initiated GDAKI backend on H100s, "closely matching NVSHMEM"';
 
 /**
  * The two remote transports over NDR. IBGDA's message rate is the NIC's; IBRC's is one CPU thread
@@ -371,7 +371,7 @@ export const IBRC_SOURCES: RemoteTransportSources = {
 };
 export const IBGDA_SOURCES: RemoteTransportSources = {
   ...NDR_SOURCES,
-  smallPutMessagesPerS: `[DOC] ConnectX-6 EN product brief (studylib.net/doc/25573930): "215 million messages per second"; ConnectX-7's own figure not found (its "up to 330-370 million" was searched and not found in the stored pages); the older NIC's rate stands for the NIC's (a lower bound for CX-7). [NV] SEED-003: "With IBGDA NVSHMEM can achieve peak network message rates"; [DOC] ${RTREF} 7.4: "increased message rate for small messages"`,
+  smallPutMessagesPerS: `[DOC] ConnectX-6 EN product brief (studylib.net/doc/25573930/pb-connectx-6-en-card): "215 million messages per second"; ConnectX-7's own figure not found (its "up to 330-370 million" was searched and not found in the stored pages); the older NIC's rate stands for the NIC's (a lower bound for CX-7). [NV] SEED-003: "With IBGDA NVSHMEM can achieve peak network message rates"; [DOC] ${RTREF} 7.4: "increased message rate for small messages"`,
   smallPutLatencyNs: `[MEAS] ${GIN}: 16.7 us round trip, halved; [DOC] ${RTREF} 7.4: a GPU thread fills a WQE slower than a CPU, so per-message latency is higher than the CPU's`,
   largePutBytesPerNs: LARGE,
 };
