@@ -57,6 +57,8 @@ export default class Profile extends WarpsightCommand {
     explore: Flags.boolean({ description: "also run programs under every schedule the CUDA runtime may legally choose (one in-order hardware queue, reversed start order): a deadlock in any is an error naming the schedule" }),
     'share-gpu': Flags.option({ options: ['mps', 'timeslice'] as const, description: "run a multi-PE program's PEs as processes on one GPU: through MPS (their kernels share the SMs) or time-sliced without it (one process's kernels at a time)" })(),
     pes: Flags.string({ description: "run a multi-PE program on this many PEs (GPUs, 1-8), once per PE as nvshmrun -np N (overrides its pes); a list (1,2,4,8) runs it on each count and adds a strong-scaling table and chart" }),
+    'pes-per-node': Flags.integer({ min: 1, max: 8, description: "PEs per node: a multi-PE program's PEs span nodes (PE q on node floor(q / K)), NVLink within a node, InfiniBand NDR between nodes (overrides the program's pesPerNode)" }),
+    transport: Flags.option({ options: ['ibrc', 'ibgda'] as const, description: "NVSHMEM's transport between nodes: ibrc, a CPU proxy thread posts every message (NVSHMEM's default); ibgda, GPU threads post to the NIC (NVSHMEM_IB_ENABLE_IBGDA=1)" })(),
     'hw-queues': Flags.integer({ min: 1, max: 32, description: 'hardware work queues of a program\'s GPU (CUDA_DEVICE_MAX_CONNECTIONS; default 8)' }),
     trace: Flags.string({ description: 'write the programs\' timelines in the Chrome Trace Event Format (Perfetto, chrome://tracing) to this file' }),
     explain: Flags.string({
@@ -126,6 +128,8 @@ export default class Profile extends WarpsightCommand {
       ...(flags['hw-queues'] !== undefined ? { hwQueues: flags['hw-queues'] } : {}),
       ...(flags.pes !== undefined ? { pes: parsePes(flags.pes) } : {}),
       ...(flags['share-gpu'] !== undefined ? { shareGpu: flags['share-gpu'] } : {}),
+      ...(flags['pes-per-node'] !== undefined ? { pesPerNode: flags['pes-per-node'] } : {}),
+      ...(flags.transport !== undefined ? { transport: flags.transport } : {}),
       ...(flags.explore ? { explore: true } : {}),
       launches: {
         ...(flags['kernel-id'] !== undefined ? { kernelId: parseKernelId(flags['kernel-id']) } : {}),

@@ -12,7 +12,7 @@ import { type LaunchFilter, filtersNothing, launchMatcher } from './cli/launches
 import type { Progress } from './bench/progress.js';
 import { deviceOf } from './profile/finish.js';
 import { type PeRun, type ProgramRun, Session, type SessionOptions } from './profile/session.js';
-import { runPeProgram } from './system/run.js';
+import { nodeLayout, runPeProgram } from './system/run.js';
 import type { GpuSharing } from './system/system.js';
 import { HostFault, UserError } from './errors.js';
 import { SCHEDULES, type Schedule } from './runtime/runtime.js';
@@ -45,6 +45,10 @@ export interface ProfileRequest {
   pes?: number | number[];
   /** the PEs as processes on one GPU: through MPS, or time-sliced without it (default: a GPU each) */
   shareGpu?: GpuSharing;
+  /** PEs per node: the PEs span nodes joined by InfiniBand (overrides the program's pesPerNode) */
+  pesPerNode?: number;
+  /** NVSHMEM's remote transport between nodes: ibrc (default) or ibgda (overrides the program's transport) */
+  transport?: string;
   /** try every schedule the runtime may choose before the default run (`--explore`) */
   explore?: boolean;
   /** run under this schedule (explore's runs) */
@@ -118,7 +122,7 @@ async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): P
     if (g.kind !== 'program') continue;
     // several PE counts (a strong-scaling run): one run each, in the order given
     const runs: PeRun[] = [];
-    for (const n of Array.isArray(req.pes) ? req.pes : [req.pes ?? g.pes ?? 1]) runs.push(await runPeProgram(g, opts, n, req.shareGpu ?? 'none'));
+    for (const n of Array.isArray(req.pes) ? req.pes : [req.pes ?? g.pes ?? 1]) runs.push(await runPeProgram(g, opts, n, req.shareGpu ?? 'none', nodeLayout(g, req.pesPerNode, req.transport, opts.file)));
     // one session adopts them all: its ids follow one another, the timelines point at them
     const all = new Session(opts);
     for (const r of runs) all.adopt(r);
@@ -246,5 +250,5 @@ function programRun(p: ProgramRun, kernels: readonly KernelResult[], archId: str
     return i === undefined ? rest : { ...rest, kernel: i };
   });
   const timeline = { ...p.timeline, ops };
-  return { name: p.name, ...(p.pe !== undefined ? { pe: p.pe, pes: p.pes } : {}), values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
+  return { name: p.name, ...(p.pe !== undefined ? { pe: p.pe, pes: p.pes } : {}), ...(p.node !== undefined ? { node: p.node, transport: p.transport } : {}), values: p.values, timeline, findings: [...(p.hazards ?? []), ...runtimeFindings(timeline, runtimeCostsFor(archId))], ...(p.traffic ? { traffic: p.traffic } : {}) };
 }

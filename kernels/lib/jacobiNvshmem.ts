@@ -127,3 +127,55 @@ export const syncNeighborhood = defineKernel({
     k.shmem.wait_until_all(sync, 2, null, 'ge', counter);
   },
 });
+
+/**
+ * The whole loop in one kernel, launched collectively on every PE (seed 003's "In-Kernel
+ * Synchronization", stencil_multi_step): each iteration computes the PE's rows (every block strides
+ * over them), waits at a grid barrier for its PE's other blocks (the next step reads their rows, and
+ * the buffers swap), then the blocks of the first row band put both edge rows into the neighbours'
+ * halos (put_nbi_block), quiet, and their thread 0 increments a flag on both neighbours
+ * (atomic_inc); every block's thread 0 waits until both its flags count this step's puts (blocks per
+ * row x steps done), so the next step reads halos that have landed. Two flags, one per neighbour
+ * (sync[0] counts the top neighbour's puts, sync[1] the bottom one's), as the original's sync_arr: the
+ * seed's single counter would let a fast neighbour's next step stand in for a slow one's, and on 4 PEs
+ * it does (the field then differs from the reference). A neighbour puts into a buffer only after this
+ * PE's increments of the step that read it, so no halo is overwritten while read. Even steps go
+ * a -> aNew, odd ones aNew -> a.
+ */
+export const jacobiFused = defineKernel({
+  name: 'jacobi_fused',
+  description: 'all iterations in one collective launch: halos by put_nbi_block, then quiet + atomic_inc on both neighbours, wait_until their increments',
+  params: { ...params, sync: ptr('global', u64), iterations: i32 },
+  launch: { grid: [1, 1], block: [1024, 1] },
+  setup: () => ({}),
+  body: (k, { aNew, a, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy, sync, iterations }) => {
+    const ix = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32).add(1);
+    const blockIx = ix.sub(k.threadIdx.x.cast(i32));
+    const count = k.blockDim.x.cast(i32).min(nx.sub(1).sub(blockIx));
+    const perRow = k.gridDim.x.cast(u64);
+    const step = (from: PtrVal, to: PtrVal, it: Val): void => {
+      // this block's rows of the PE's band
+      k.for(k.blockIdx.y.cast(i32).add(iyStart), iyEnd, k.gridDim.y.cast(i32), (iy) => {
+        stencil(k, to, from, ix, iy, nx, ix.lt(nx.sub(1)));
+      });
+      k.gridSync();
+      k.if(k.blockIdx.y.eq(0), () => {
+        k.shmem.put_nbi_block(to.add(topIy.mul(nx).add(blockIx)), to.add(iyStart.mul(nx).add(blockIx)), count, topPe);
+        k.shmem.put_nbi_block(to.add(bottomIy.mul(nx).add(blockIx)), to.add(iyEnd.sub(1).mul(nx).add(blockIx)), count, bottomPe);
+        k.syncthreads();
+        k.shmem.quiet();
+        k.if(k.threadIdx.x.eq(0), () => {
+          // this PE is the bottom neighbour of topPe (its sync[1]) and the top one of bottomPe (its sync[0])
+          k.shmem.atomic_inc(sync.add(1), topPe);
+          k.shmem.atomic_inc(sync, bottomPe);
+        });
+      });
+      k.if(k.threadIdx.x.eq(0), () => k.shmem.wait_until_all(sync, 2, null, 'ge', perRow.mul(it.add(1).cast(u64))));
+      k.syncthreads();
+    };
+    k.for(0, iterations, 2, (it) => {
+      step(a, aNew, it);
+      k.if(it.add(1).lt(iterations), () => step(aNew, a, it.add(1)));
+    });
+  },
+});

@@ -102,16 +102,23 @@ export interface Interconnect {
   nvshmem: NvshmemP2pFigures | null;
 }
 
-/** NVSHMEM's remote (inter-node) transports over InfiniBand */
+/**
+ * NVSHMEM's remote (inter-node) transports over InfiniBand. Every message (a thread's p/g/AMO/signal,
+ * a group's put/get) passes one serial server before the wire: IBRC's CPU proxy thread, which takes
+ * each request off the ring buffer the GPU threads wrote and posts it to the NIC; or, with IBGDA, the
+ * NIC itself, the GPU threads having written the work requests and rung its doorbell.
+ */
 export interface RemoteTransport {
   id: 'ibrc' | 'ibgda';
   /** who builds the network work requests: a CPU proxy thread (IBRC) or the GPU threads (IBGDA) */
   initiator: 'cpu-proxy' | 'gpu';
   link: LinkFigures;
-  /** small (8 B) puts per second one PE can sustain */
+  /** small (8 B) puts per second one PE can sustain: the serial server's rate (proxy thread or NIC) */
   smallPutMessagesPerS: number | null;
-  /** one small put's latency, issue to remote visibility */
+  /** one small put's latency, issue to remote visibility (a quiet waits for twice this: the write and its acknowledgement) */
   smallPutLatencyNs: number | null;
+  /** large puts' data rate on the wire, one direction */
+  largePutBytesPerNs: number | null;
 }
 
 const PROBE = 'test/fidelity/probes/nvshmem';
@@ -344,21 +351,29 @@ const NDR_SOURCES = {
   'link.loadLatencyNs': 'not found',
 } as const;
 
-/** the two remote transports: the numbers that would show seed 003's lesson (IBGDA's message rate for
- * fine-grained p traffic) were not found anywhere citable, so they are null; the qualitative facts are in
- * the sources (and the emulator must say it has no figure rather than invent one) */
-export const IBRC: RemoteTransport = { id: 'ibrc', initiator: 'cpu-proxy', link: NDR, smallPutMessagesPerS: null, smallPutLatencyNs: null };
-export const IBGDA: RemoteTransport = { id: 'ibgda', initiator: 'gpu', link: NDR, smallPutMessagesPerS: null, smallPutLatencyNs: null };
+const GIN = 'NVIDIA (Hamidouche et al.), "GPU-Initiated Networking for NCCL", arXiv:2511.15076, as its summaries quote it (emergentmind.com/papers/2511.15076, rajatbisht.net/paper_summaries/detailed_summary/0016_GPU_Initiated_net_NCCL.html; the paper itself not read): "16.7 us round-trip latency for small messages" with the GPU-initiated GDAKI backend on H100s, "closely matching NVSHMEM"';
+
+/**
+ * The two remote transports over NDR. IBGDA's message rate is the NIC's; IBRC's is one CPU thread
+ * posting a verbs work request per message. Both latencies are the GPU-initiated round trip NVIDIA
+ * published, halved (none published for IBRC: taken equal, see its source).
+ */
+export const IBRC: RemoteTransport = { id: 'ibrc', initiator: 'cpu-proxy', link: NDR, smallPutMessagesPerS: 5.677e6, smallPutLatencyNs: 8350, largePutBytesPerNs: 50 };
+export const IBGDA: RemoteTransport = { id: 'ibgda', initiator: 'gpu', link: NDR, smallPutMessagesPerS: 215e6, smallPutLatencyNs: 8350, largePutBytesPerNs: 50 };
+
+const LARGE = `[MEAS] deepseek-ai/DeepEP docs/legacy.md (commit dd758ca): H800 with one ConnectX-7 400 Gb/s NIC each ("~50 GB/s maximum bandwidth"), internode dispatch/combine bottleneck bandwidth 43-58 GB/s (16-64 ranks); its internode "normal" kernels send large chunks through IBRC (DeepEP issue 64: "the network transmission chunks are relatively large. Even with the use of IBRC, performance is sufficient"): large messages reach the port's 50 GB/s whatever the transport; the port's figure is used`;
 
 export const IBRC_SOURCES: RemoteTransportSources = {
   ...NDR_SOURCES,
-  smallPutMessagesPerS: `not found: ${RTREF} 7.4 and 12 ("IBGDA/IBRC numeric message rates" searched, none published); NVIDIA's performance guide says only that a proxy thread passes each message (docs.nvidia.com/nvshmem/release-notes-install-guide/best-practice-guide/performance.html); a user's H800/RoCE comparison exists in github.com/NVIDIA/nvshmem/issues/8 but its figures were not read`,
-  smallPutLatencyNs: `not found: as for smallPutMessagesPerS (${RTREF} 12)`,
+  smallPutMessagesPerS: `not found for NVSHMEM's proxy as a number (${RTREF} 7.4, 12); [INFER] derived: the proxy is one CPU thread that takes each request off the GPU's ring buffer and posts one verbs work request per message ([NV] SEED-003 "Reverse offloads network transfers from GPU to the CPU", "Ring buffer implementation"), so it sustains at most one CPU thread's post rate: [MEAS] 5.677 M messages/s, ib_send_bw by one thread (github.com/linux-rdma/perftest/issues/65, "MsgRate[Mpps] 5.677340" at 1024 B). An upper bound: the proxy also polls the ring and reaps completions`,
+  smallPutLatencyNs: `not found for IBRC; [INFER] taken equal to IBGDA's (${GIN}, halved): the proxy's extra PCIe crossing (the request to host memory) and the GPU's slower WQE building under IBGDA (NVSHMEM performance guide, ${RTREF} 7.4) are both unquantified`,
+  largePutBytesPerNs: LARGE,
 };
 export const IBGDA_SOURCES: RemoteTransportSources = {
   ...NDR_SOURCES,
-  smallPutMessagesPerS: `not found as a number: [DOC] ${RTREF} 7.4: "increased message rate for small messages allows users to saturate the network bandwidth using a much smaller data buffer" (NVSHMEM performance guide); [NV] SEED-003: "With IBGDA NVSHMEM can achieve peak network message rates"`,
-  smallPutLatencyNs: `not found as a number: [DOC] ${RTREF} 7.4: a GPU thread fills a work request slower than a CPU, so per-message latency is higher, and per-thread QPs raise quiet/fence latency (NVSHMEM performance guide)`,
+  smallPutMessagesPerS: `[DOC] ConnectX-6 EN product brief (studylib.net/doc/25573930/pb-connectx-6-en-card): "215 million messages per second"; ConnectX-7's own figure not found (its "up to 330-370 million" was searched and not found in the stored pages); the older NIC's rate stands for the NIC's (a lower bound for CX-7). [NV] SEED-003: "With IBGDA NVSHMEM can achieve peak network message rates"; [DOC] ${RTREF} 7.4: "increased message rate for small messages"`,
+  smallPutLatencyNs: `[MEAS] ${GIN}: 16.7 us round trip, halved; [DOC] ${RTREF} 7.4: a GPU thread fills a WQE slower than a CPU, so per-message latency is higher than the CPU's`,
+  largePutBytesPerNs: LARGE,
 };
 
 /** every interconnect with its sources, by id */

@@ -1,3 +1,5 @@
+import type { RemoteLink } from '../arch/remoteLink.js';
+
 /**
  * What a kernel running on one PE (processing element: one emulated GPU of a multi-GPU program) sees
  * of the others, for NVSHMEM's device-initiated operations. All PEs' memories are one address space
@@ -29,6 +31,8 @@ export interface PeerEnv {
    * (src/ir/shmem.ts). Absent: device barriers fault.
    */
   readonly barrierArea?: number;
+  /** what this PE's remote accesses cost (NVLink to its node's PEs, the network to other nodes'); absent: the arch's interconnect */
+  readonly link?: RemoteLink;
 }
 
 /** bytes of the barrier area a PE needs (PeerEnv.barrierArea): nPes pSync words and the counter */

@@ -196,6 +196,10 @@ export interface ProgramDef {
   hwQueues?: number;
   /** run on this many PEs (GPUs, 1-8), once per PE, as nvshmrun -np N; --pes overrides */
   pes?: number;
+  /** PEs per node (the rest on further nodes, joined by InfiniBand); --pes-per-node overrides. Absent: all on one node */
+  pesPerNode?: number;
+  /** NVSHMEM's remote transport between nodes: 'ibrc' (CPU proxy thread, the default) or 'ibgda' (GPU-initiated); --transport overrides */
+  transport?: 'ibrc' | 'ibgda';
 }
 
 export function defineProgram(def: Omit<ProgramDef, 'kind'>): ProgramDef {

@@ -212,7 +212,7 @@ export function startLaunch(
   const prog = compile(ir, env);
   opts.check?.compiled(prog);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
-  const remote = opts.peers ? remoteLinkOf(interconnectFor(opts.arch)) : null;
+  const remote = opts.peers ? (opts.peers.link ?? remoteLinkOf(interconnectFor(opts.arch))) : null;
   const syncDomain = opts.syncDomain ? domainCycles(opts.syncDomain, opts.arch.smClockHz) : null;
   const timing = env.observer
     ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })

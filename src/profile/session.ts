@@ -65,8 +65,11 @@ export interface ProgramRun {
   /** a multi-PE program: this run's PE and the number of PEs */
   pe?: number;
   pes?: number;
-  /** a multi-PE program: this PE's NVSHMEM traffic to each peer */
-  traffic?: { to: number; kind: string; bytes: number; ops: number }[];
+  /** a multi-PE program spanning nodes: this PE's node, and NVSHMEM's remote transport between the nodes */
+  node?: number;
+  transport?: 'ibrc' | 'ibgda';
+  /** a multi-PE program: this PE's NVSHMEM traffic to each peer, and the link it took */
+  traffic?: { to: number; kind: string; bytes: number; ops: number; link?: 'nvlink' | 'ibrc' | 'ibgda' }[];
 }
 
 /** a multi-PE program's outcome: its launches' report entries (ids from 0) and one timeline per PE */

@@ -32,7 +32,11 @@ export function programLines(p: ProgramRun): string[] {
   out.push('', '  ** CUDA API Summary (cuda_api_sum):', ...statRows(s.api, 'Name', 'Num Calls'));
   if (s.kernels.length) out.push('', '  ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):', ...statRows(s.kernels, 'Name', 'Instances'));
   if (s.nvshmem.length) out.push('', '  ** NVSHMEM On-Stream Operations Summary:', ...statRows(s.nvshmem, 'Name', 'Count'));
-  if (p.traffic?.length) {
+  if (p.traffic?.length && p.transport !== undefined) {
+    // PEs on several nodes: which link each peer's bytes took
+    out.push('', `  NVSHMEM traffic from this PE (node ${p.node ?? 0}; ${p.transport === 'ibgda' ? 'IBGDA: GPU-initiated' : 'IBRC: through a CPU proxy thread'} between nodes):`);
+    out.push(...gridLines(['To PE', 'Link', 'Operation', 'Operations', 'Bytes'], p.traffic.map((r) => [String(r.to), r.link ?? 'nvlink', r.kind, int(r.ops), int(r.bytes)]), new Set([1, 2])));
+  } else if (p.traffic?.length) {
     out.push('', '  NVSHMEM traffic from this PE:');
     out.push(...gridLines(['To PE', 'Operation', 'Operations', 'Bytes'], p.traffic.map((r) => [String(r.to), r.kind, int(r.ops), int(r.bytes)]), new Set([1])));
   }

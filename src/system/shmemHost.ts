@@ -169,23 +169,21 @@ export class ShmemHost implements ShmemContext {
   putmemOnStream(dest: DevicePtr, src: DevicePtr, bytes: number, pe: number, stream?: StreamHandle): void {
     const where = this.site();
     const to = this.remote(dest, bytes, pe, where);
-    const c = this.sys.net.put.onStream;
     this.reads('nvshmemx_putmem_on_stream', where, src.address, bytes);
     this.on(stream, 'nvshmemx_putmem_on_stream', where, (t, done) => {
       copyBytes(this.sys.ptrAt(to, bytes), 0, src, 0, bytes);
       this.sys.traffic(this.pe, pe, 'put', bytes);
-      this.sys.after(t + c.fixedNs + bytes / c.bytesPerNs, done);
+      this.sys.after(t + this.sys.onStreamCopyNs(this.pe, pe, bytes), done);
     }, () => null);
   }
 
   getmemOnStream(dest: DevicePtr, src: DevicePtr, bytes: number, pe: number, stream?: StreamHandle): void {
     const where = this.site();
     const from = this.remote(src, bytes, pe, where);
-    const c = this.sys.net.put.onStream;
     this.on(stream, 'nvshmemx_getmem_on_stream', where, (t, done) => {
       copyBytes(dest, 0, this.sys.ptrAt(from, bytes), 0, bytes);
       this.sys.traffic(this.pe, pe, 'get', bytes);
-      this.sys.after(t + c.fixedNs + bytes / c.bytesPerNs, done);
+      this.sys.after(t + this.sys.onStreamCopyNs(this.pe, pe, bytes), done);
     }, () => null);
   }
 
@@ -193,7 +191,6 @@ export class ShmemHost implements ShmemContext {
     const where = this.site();
     const to = this.remote(dest, bytes, pe, where);
     const sigAt = this.remote(sig, 8, pe, where);
-    const c = this.sys.net.put.onStream;
     this.reads('nvshmemx_putmem_signal_on_stream', where, src.address, bytes);
     this.on(
       stream,
@@ -205,7 +202,7 @@ export class ShmemHost implements ShmemContext {
         const v = this.sys.readU64(s);
         this.sys.writeU64(s, op === 'set' ? BigInt(value) : v + BigInt(value));
         this.sys.traffic(this.pe, pe, 'put-signal', bytes + 8);
-        this.sys.after(t + c.fixedNs + bytes / c.bytesPerNs + this.sys.net.signalOneWayNs, done);
+        this.sys.after(t + this.sys.onStreamCopyNs(this.pe, pe, bytes) + this.sys.net.signalOneWayNs, done);
       },
       () => null,
       { signals: { pe, address: sigAt } },
@@ -241,11 +238,11 @@ export class ShmemHost implements ShmemContext {
   }
 
   barrierAllOnStream(stream?: StreamHandle): void {
-    this.streamBarrier(stream, 'nvshmemx_barrier_all_on_stream', this.sys.net.sync.barrierAllOnStreamNs);
+    this.streamBarrier(stream, 'nvshmemx_barrier_all_on_stream', this.sys.net.sync.barrierAllOnStreamNs + this.sys.nodes.barrierExtraNs);
   }
 
   syncAllOnStream(stream?: StreamHandle): void {
-    this.streamBarrier(stream, 'nvshmemx_sync_all_on_stream', this.sys.net.sync.syncAllOnStreamNs);
+    this.streamBarrier(stream, 'nvshmemx_sync_all_on_stream', this.sys.net.sync.syncAllOnStreamNs + this.sys.nodes.barrierExtraNs);
   }
 
   private streamBarrier(stream: StreamHandle | undefined, name: string, costNs: number): void {

@@ -22,6 +22,8 @@ import { BlockScheduler } from '../device/blockScheduler.js';
 import { MemoryHierarchy } from '../memory/hierarchy.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { interconnectFor, type NvshmemP2pFigures } from './links.js';
+import { type NodeLayout, SINGLE_NODE, networkFor, type PeNetwork } from './network.js';
+import type { RemoteLink } from '../arch/remoteLink.js';
 import { explainDeadlock, type OnStreamRecord } from './deadlock.js';
 import { ShmemHost } from './shmemHost.js';
 import { SymmetricHeap } from './symmetricHeap.js';
@@ -33,6 +35,8 @@ export interface PeTraffic {
   kind: string;
   bytes: number;
   ops: number;
+  /** how the bytes travelled: NVLink within the node, InfiniBand through the remote transport between nodes */
+  link: 'nvlink' | 'ibrc' | 'ibgda';
 }
 
 interface PendingWait extends HostWait {
@@ -52,6 +56,8 @@ export class PeSystem {
   readonly mem = new DeviceMemory();
   readonly heap: SymmetricHeap;
   readonly net: NvshmemP2pFigures;
+  /** where the PEs are: nodes, and the remote transport between them (network.ts) */
+  readonly nodes: PeNetwork;
   readonly sessions: Session[] = [];
   readonly runtimes: Runtime[] = [];
   readonly apis: ProgramApi[] = [];
@@ -73,11 +79,14 @@ export class PeSystem {
     program: ProgramDef,
     /** 'none': a GPU per PE; 'mps': the PEs are processes sharing one GPU through MPS; 'timeslice': sharing it without MPS */
     readonly share: GpuSharing = 'none',
+    /** PEs per node and the remote transport between nodes (--pes-per-node, --transport); default: all on one node */
+    layout: NodeLayout = SINGLE_NODE,
   ) {
     if (!Number.isInteger(nPes) || nPes < 1 || nPes > MAX_PES) throw new UserError(`--pes ${nPes}: a program runs on 1 to ${MAX_PES} PEs (one GPU each, as nvshmrun -np N)`, 2);
     const links = interconnectFor(arch);
     if (!links.nvshmem) throw new UserError(`arch ${arch.id}: no NVSHMEM figures for its interconnect (${links.name}); run multi-PE programs on h200 or h100`, 2);
     this.net = links.nvshmem;
+    this.nodes = networkFor(links, nPes, layout, share);
     this.heap = new SymmetricHeap(nPes);
     const gpus = share === 'none' ? nPes : 1;
     this.mem.setCapacity(arch.globalMemBytes * gpus, `${gpus} x ${arch.name}`);
@@ -113,10 +122,12 @@ export class PeSystem {
 
   /** `barrierArea`: the PE's part of the symmetric object nvshmem_init makes for device barriers */
   private peerEnv(pe: number, barrierArea: number): PeerEnv {
+    const link: RemoteLink | null = this.nodes.linkOf(pe);
     return {
       barrierArea,
       myPe: pe,
       nPes: this.nPes,
+      ...(link ? { link } : {}),
       translate: (address, bytes, to, where) => this.heap.translate(pe, address, bytes, to, where),
       traffic: (kind, to, bytes) => this.traffic(pe, to, kind, bytes),
     };
@@ -131,7 +142,7 @@ export class PeSystem {
 
   traffic(from: number, to: number, kind: string, bytes: number): void {
     const key = `${from}|${to}|${kind}`;
-    const t = this.trafficMap.get(key) ?? { from, to, kind, bytes: 0, ops: 0 };
+    const t = this.trafficMap.get(key) ?? { from, to, kind, bytes: 0, ops: 0, link: this.nodes.route(from, to) };
     t.bytes += bytes;
     t.ops++;
     this.trafficMap.set(key, t);
@@ -139,6 +150,18 @@ export class PeSystem {
 
   trafficTable(): PeTraffic[] {
     return [...this.trafficMap.values()].sort((a, b) => a.from - b.from || a.to - b.to || a.kind.localeCompare(b.kind));
+  }
+
+  /**
+   * an on-stream put or get of `bytes` between two PEs: within a node the copy engine over NVLink (its
+   * measured fixed cost and rate); to another node the same fixed cost, one message through the remote
+   * transport's server, the bytes on the wire and the round trip that acknowledges them
+   */
+  onStreamCopyNs(from: number, to: number, bytes: number): number {
+    const c = this.net.put.onStream;
+    const network = this.nodes.route(from, to) === 'nvlink' ? undefined : this.nodes.linkOf(from)?.network;
+    if (!network) return c.fixedNs + bytes / c.bytesPerNs;
+    return c.fixedNs + network.messageNs + bytes / network.bytesPerNs + 2 * network.latencyNs;
   }
 
   ptrAt(address: number, bytes: number): DevicePtr {
@@ -197,7 +220,7 @@ export class PeSystem {
     const resume = (): void => {
       let last = 0;
       for (const t of all.values()) last = Math.max(last, t);
-      rt.hostNow = Math.max(rt.hostNow, last) + this.net.sync.barrierAllHostNs;
+      rt.hostNow = Math.max(rt.hostNow, last) + this.net.sync.barrierAllHostNs + this.nodes.barrierExtraNs;
     };
     return this.wait({ name: 'nvshmem_barrier_all', where, cond: () => all.size === this.nPes, resume }, pe);
   }
@@ -307,8 +330,8 @@ export class PeSystem {
   /** each PE's timeline, the report's programs */
   finish(p: ProgramDef): void {
     this.sessions.forEach((s, pe) => {
-      s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe} of ${this.nPes})`, this.hazards[pe], this.trafficTable().filter((t) => t.from === pe).map(({ to, kind, bytes, ops }) => ({ to, kind, bytes, ops })));
-      Object.assign(s.programs[s.programs.length - 1] as object, { pe, pes: this.nPes });
+      s.finishProgram(p, this.runtimes[pe] as Runtime, this.apis[pe] as ProgramApi, 0, `${p.name} (PE ${pe} of ${this.nPes})`, this.hazards[pe], this.trafficTable().filter((t) => t.from === pe).map(({ to, kind, bytes, ops, link }) => ({ to, kind, bytes, ops, ...(this.nodes.nodeCount > 1 ? { link } : {}) })));
+      Object.assign(s.programs[s.programs.length - 1] as object, { pe, pes: this.nPes, ...this.nodes.describe(pe) });
     });
   }
 }

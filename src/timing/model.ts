@@ -31,7 +31,7 @@ import { type Arch, DEFAULT_MEMORY_MODEL, type MemoryModelCosts } from '../arch/
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
-import type { KernelIR } from '../ir/types.js';
+import type { Instr, KernelIR, Operand } from '../ir/types.js';
 import { Calendars } from './calendar.js';
 import type { RemoteLink } from '../arch/remoteLink.js';
 import { slotDeps, type SlotDeps } from './deps.js';
@@ -532,6 +532,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const storeIssueCycles = link ? cyc(link.storeIssueNs) : 0;
   /** per warp: when its next remote store may leave (a warp's remote stores go out one per storeIssueCycles) */
   let remoteStoreNext = new Float64Array(link ? maxWarps : 0);
+  // PEs on other nodes (RemoteLink.network): each message takes the transport's serial server (IBRC's
+  // proxy thread, IBGDA's NIC) when its call posts it, its bytes the wire; a put lands one latency
+  // after the wire and is acknowledged (what quiet waits for) one more later
+  const net = link?.network ?? null;
+  const netServer = new Calendars(1, 1, undefined, horizon, runningHorizon);
+  const netWire = new Calendars(1, net ? net.bytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const netMessageCycles = net ? cyc(net.messageNs) : 0;
+  const netLatencyCycles = net ? cyc(net.latencyNs) : 0;
+  /** per slot: the first slot of a peerptr (its call posts its messages there): 1 a thread's call, 2 a warp's, 3 a block's */
+  const netPost = new Uint8Array(net ? nSlots : 0);
+  if (net)
+    for (let i = 0; i < nSlots; i++) {
+      const ins = (meta[i] as InstrMeta).instr;
+      if (ins?.op === 'peerptr' && (i === 0 || (meta[i - 1] as InstrMeta).instr !== ins)) netPost[i] = ins.call.endsWith('_block') ? 3 : ins.call.endsWith('_warp') ? 2 : 1;
+    }
+  /** per warp: when the last message it posted left the server (its data follows it onto the wire) */
+  let netPosted = new Float64Array(net ? maxWarps : 0);
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -690,6 +707,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const sched = ws[o + W_SCHED] as number;
     let ti = issueCal.reserve(sched, t, 1);
     if (ti > t) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - t;
+    if (net !== null && netPost[pc] !== 0) postMessages(w, wi, pc, ti);
     const k = kind[pc] as number;
     let resLat = lat.alu;
     let resKind = R_WAIT;
@@ -837,6 +855,46 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (clock > (bEnd[rec] as number)) bEnd[rec] = clock;
   };
 
+  /** the PE lane `l` of warp `w` addresses */
+  const targetPe = (pe: Operand, w: Warp, l: number): number => ('imm' in pe ? Number(pe.imm) : Number((w.regs[pe.reg] as ArrayLike<number>)[l]));
+  /** the active lanes of `w` whose PE operand names a PE on another node */
+  const offNodeLanes = (pe: Operand, w: Warp): number => {
+    const off = (net as NonNullable<typeof net>).offNode;
+    const m = w.mask;
+    let c = 0;
+    for (let l = 0; l < 32; l++) if ((m >>> l) & 1 && off[targetPe(pe, w, l)] === 1) c++;
+    return c;
+  };
+  /** a peerptr's call posts its messages to PEs on other nodes: one per thread (p, g, AMOs, signals, a thread's put), per warp (_warp) or per block (_block, by its warp 0) */
+  const postMessages = (w: Warp, wi: number, pc: number, t: number): void => {
+    const ins = (meta[pc] as InstrMeta).instr as Extract<Instr, { op: 'peerptr' }>;
+    const group = netPost[pc] as number;
+    if (group === 3 && w.warpInBlock !== 0) return;
+    const off = offNodeLanes(ins.pe, w);
+    const msgs = group === 1 ? off : off > 0 ? 1 : 0;
+    if (msgs === 0) return;
+    if (wi >= netPosted.length) {
+      const grown = new Float64Array(Math.max(wi + 1, 2 * netPosted.length));
+      grown.set(netPosted);
+      netPosted = grown;
+    }
+    const left = netServer.reserve(0, t, msgs * netMessageCycles);
+    if (left > (netPosted[wi] as number)) netPosted[wi] = left;
+  };
+  /** a remote access to a PE on another node: its bytes on the wire after its message left the server; data (a load) or the acknowledgement (a store) a round trip later */
+  const networkMemory = (wi: number, o: number, pc: number, k: number, t: number, n: number): void => {
+    const start = Math.max(t, wi < netPosted.length ? (netPosted[wi] as number) : 0);
+    const landed = netWire.reserve(0, start, n * 32) + netLatencyCycles;
+    const back = landed + netLatencyCycles;
+    if (k === K_LDG || (k === K_ATOM && (writeAt[pc + 1] as number) > (writeAt[pc] as number))) {
+      setResult(wi, pc, back, R_LONG);
+      return;
+    }
+    if (back > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = back;
+    if (back > (memEnd[0] as number)) memEnd[0] = back;
+    if (syncDomain) syncDomain.slowWrite(start, back);
+  };
+
   /** a remote access's `n` sectors: through the SM's share of the link and the link; a load's data after the link's latency, a store acknowledged after its own */
   const remoteMemory = (wi: number, o: number, pc: number, k: number, t: number, sm: number, n: number): void => {
     const bytes = n * 32;
@@ -898,7 +956,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       return;
     }
     if (remoteSlot[pc] === 1) {
-      remoteMemory(wi, o, pc, k, t, sm, n);
+      // an access whose lanes reach a PE on another node goes over the network, all of it (lanes of one
+      // instruction addressing PEs on and off the node are not split)
+      const ins = (meta[pc] as InstrMeta).instr as Extract<Instr, { op: 'st' | 'ld' | 'atom' }>;
+      if (net !== null && ins.remote && offNodeLanes(ins.remote.pe, w) > 0) networkMemory(wi, o, pc, k, t, n);
+      else remoteMemory(wi, o, pc, k, t, sm, n);
       return;
     }
     // global / local
