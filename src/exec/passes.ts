@@ -1,0 +1,13 @@
+/**
+ * The IR passes that stand for nvcc's middle end, in the order they run before code generation: the
+ * kernel as the builder made it stays as it was (each pass rewrites a copy), and the register
+ * allocation and the timing model see the instructions where and whether they run.
+ */
+import type { KernelIR } from '../ir/types.js';
+import { hoistInvariants } from './hoist.js';
+import { reuseLoads } from './loadCse.js';
+
+export function optimize(built: KernelIR): KernelIR {
+  // invariants leave their loops first: a load's address computed outside is the same value inside
+  return reuseLoads(hoistInvariants(built));
+}
