@@ -120,13 +120,6 @@ const KNOWN_GAPS: Gap[] = [
   { launch: 'scalarProdGPU#0', metric: 'smsp__inst_executed.sum', ncu: 744704, warpsight: 584960, cause: "nvcc's unrolled layout of the `pos` loop (trip-count and remainder arithmetic, 64-bit address steps) and __mul24's sign extensions" },
   { launch: 'scalarProdGPU#0', metric: 'gpu__time_duration.sum', ncu: 9440, warpsight: 16062, cause: `the unrolled loop has 8 loads of a warp in flight: ${MLP}` },
   { launch: 'reduceSinglePass#0', metric: 'gpu__time_duration.sum', ncu: 27712, warpsight: 48721, cause: `two loads per trip of the grid-stride loop (64 blocks): ${MLP}` },
-  ...[0, 1].map((instance) => ({
-    launch: `shfl_scan_test#${instance}`,
-    metric: 'smsp__inst_executed.sum',
-    ncu: [227840, 886][instance] as number,
-    warpsight: [159744, 597][instance] as number,
-    cause: '`id % warpSize` and `threadIdx.x / warpSize`: warpSize is not a compile-time constant to nvcc, so both are the ~20-instruction unsigned-division sequence; the port divides by 32 (wt-isel: division by a variable)',
-  })),
   {
     launch: 'simpleAtomics_testKernel#0',
     metric: 'smsp__inst_executed.sum',
