@@ -49,7 +49,7 @@ function operandKey(o: Operand): string {
 }
 
 /** the value an instruction computes, as a key two equal computations share (null: not pure) */
-function valueKey(i: Instr): string | null {
+function valueKey(i: Instr, operandKey: (o: Operand) => string): string | null {
   if (!PURE.has(i.op)) return null;
   const t = 'type' in i && i.type ? (i.type.tag === 'scalar' ? i.type.kind : `p${i.type.space}:${JSON.stringify(i.type.elem)}`) : '';
   switch (i.op) {
@@ -72,6 +72,21 @@ function valueKey(i: Instr): string | null {
     default:
       return null;
   }
+}
+
+/** the registers a list writes, nested blocks included */
+function writtenIn(list: readonly Instr[], into = new Set<number>()): Set<number> {
+  for (const i of list) {
+    for (const r of writesOf(i)) into.add(r);
+    if (i.op === 'if') {
+      writtenIn(i.then, into);
+      if (i.else) writtenIn(i.else, into);
+    } else if (i.op === 'loop') {
+      writtenIn(i.head, into);
+      writtenIn(i.body, into);
+    }
+  }
+  return into;
 }
 
 /**
@@ -137,14 +152,21 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
         return i;
     }
   };
+  // a variable is known by its version: each write makes a new one (after an if or a loop, every
+  // variable written inside; inside a loop, every variable it writes, as the back edge brings them)
+  const version = new Map<number, number>();
+  const bump = (list: readonly Instr[]): void => {
+    for (const r of writtenIn(list)) version.set(r, (version.get(r) ?? 0) + 1);
+  };
+  const versioned = (o: Operand): string => ('reg' in o && mutable(o.reg) ? `m${o.reg}@${version.get(o.reg) ?? 0}` : operandKey(o));
   const available = (list: readonly Instr[], outer: Map<string, number>): void => {
     const seen = new Map(outer);
     for (const i of list) {
-      const k = valueKey(canonical(i));
-      if (k !== null && readsOf(i).every((r) => !mutable(r))) {
+      const k = valueKey(canonical(i), versioned);
+      if (k !== null) {
         const dst = writesOf(i)[0];
         const first = seen.get(k);
-        if (first !== undefined && dst !== undefined) {
+        if (first !== undefined && dst !== undefined && !mutable(dst)) {
           out.set(i, { folded: true, standsFor: [first] });
           canon.set(dst, first);
         } else if (dst !== undefined && !mutable(dst)) seen.set(k, dst);
@@ -152,10 +174,13 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
       if (i.op === 'if') {
         available(i.then, seen);
         if (i.else) available(i.else, seen);
+        bump([i]);
       } else if (i.op === 'loop') {
-        available(i.head, seen);
-        available(i.body, seen);
-      }
+        bump([i]);
+        // the head runs before the body: what it computes is known there
+        available([...i.head, ...i.body], seen);
+        bump([i]);
+      } else bump([i].filter((x) => writesOf(x).some(mutable)));
     }
   };
   available(kernel.body, new Map());

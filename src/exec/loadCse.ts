@@ -224,7 +224,7 @@ export function reuseLoads(kernel: KernelIR): KernelIR {
 const isOperand = (v: unknown): v is Operand => typeof v === 'object' && v !== null && 'type' in v && ('reg' in v || 'imm' in v);
 
 /** a value with each operand in it (a field, a list's element, a nested record's: a remote access's PE) mapped */
-function mapOperands(v: unknown, sub: (o: Operand) => Operand): unknown {
+export function mapOperands(v: unknown, sub: (o: Operand) => Operand): unknown {
   if (isOperand(v)) return sub(v);
   if (Array.isArray(v)) {
     const s = v.map((x: unknown) => mapOperands(x, sub));

@@ -6,8 +6,10 @@
 import type { KernelIR } from '../ir/types.js';
 import { hoistInvariants } from './hoist.js';
 import { reuseLoads } from './loadCse.js';
+import { simplifyArithmetic } from './simplify.js';
 
 export function optimize(built: KernelIR): KernelIR {
-  // invariants leave their loops first: a load's address computed outside is the same value inside
-  return reuseLoads(hoistInvariants(built));
+  // add/subtract chains folded first; then invariants leave their loops: a load's address computed
+  // outside is the same value inside
+  return reuseLoads(hoistInvariants(simplifyArithmetic(built)));
 }

@@ -84,13 +84,6 @@ const SAME_ADDRESS = 'atomics of every thread to one address serialise at its L2
 const KNOWN_GAPS: Gap[] = [
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
-  {
-    launch: 'scanExclusiveShared#0',
-    metric: 'smsp__inst_executed.sum',
-    ncu: 4096000,
-    warpsight: 4849664,
-    cause: "nvcc computes s_Data[pos]'s address once, outside the scan loop, and folds (x + oval) - x to oval; the port computes them as the C reads (wt-isel: CSE and loop-invariant hoisting)",
-  },
   { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
   { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_st.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
   { launch: 'fwtBatch1Kernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 854219, warpsight: 917504, cause: FWT_VEC },
