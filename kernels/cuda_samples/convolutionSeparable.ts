@@ -7,7 +7,9 @@
  *   computes 8 outputs of 17 multiply-adds each from shared memory.
  * - convolutionColumnsKernel: the same down columns, 16 x 8 threads, the tile padded by one float
  *   so that a warp's column reads spread over the banks.
- * Every loop carries `#pragma unroll` in the sample and is unrolled here.
+ * Every loop carries `#pragma unroll` in the sample and is unrolled here. The 8 outputs of a thread
+ * read overlapping taps (136 reads of 129 elements in the row pass, 73 in the column pass): as nvcc,
+ * Warpsight's compiler model loads each element once (src/exec/loadCse.ts), the C reads it per use.
  *
  * The taps live in `__constant__ float c_Kernel[17]`; the IR has no constant bank, so they are the
  * literals samples.cu uploads ((5i + 3) mod 16, as the sample's rand() % 16): an FFMA with a constant

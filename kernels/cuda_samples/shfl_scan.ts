@@ -8,13 +8,14 @@
  * In each warp a 5-step __shfl_up_sync scan (the loop bound `width` is a kernel argument, so nvcc
  * keeps the loop); warp totals go through shared memory and warp 0 scans them the same way.
  *
- * Where the port differs from the C: `% warpSize` and `/ warpSize` are written with 32, while nvcc
- * divides by a run-time 32 (warpSize is not a compile-time constant in device code; its SASS has the
- * reciprocal sequence); the shuffles' `width` is a number in the IR, so the warp-sums scan writes
+ * `% warpSize` and `/ warpSize` divide by k.warpSize, as the C does: warpSize is not a compile-time
+ * constant to nvcc, so each is the reciprocal division sequence (the reciprocal of 32 computed once),
+ * not a mask or a shift. Where the port differs from the C: the shuffles' `width` is a number in the
+ * IR, so the warp-sums scan writes
  * blockDim.x / warpSize = 8 for the 256-thread blocks both launches use; and `partial_sums != NULL`
  * is decided when the kernel is built (the IR has no null pointer), one kernel per case.
  */
-import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, i32, ptr } from 'warpsight';
+import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, i32, ptr, u32 } from 'warpsight';
 import { hashMod } from './lib.js';
 
 const N = 65536;
@@ -24,8 +25,8 @@ const WARPS = BLOCK / 32;
 function scanBody(k: KernelBuilder, data: PtrVal, width: Val, partial_sums: PtrVal | null): void {
   const sums = k.dynamicShared(i32);
   const id = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).cast(i32);
-  const lane_id = id.rem(32); // id % warpSize
-  const warp_id = k.threadIdx.x.div(32).cast(i32); // threadIdx.x / warpSize
+  const lane_id = id.rem(k.warpSize); // id % warpSize
+  const warp_id = k.threadIdx.x.div(k.warpSize.cast(u32)).cast(i32); // threadIdx.x / warpSize
   const value = k.let(i32, data.at(id).get());
   // for (int i = 1; i <= width; i *= 2) { int n = __shfl_up_sync(mask, value, i, width); if (lane_id >= i) value += n; }
   const i = k.let(i32, 1);
@@ -38,10 +39,10 @@ function scanBody(k: KernelBuilder, data: PtrVal, width: Val, partial_sums: PtrV
     },
   );
   // if (threadIdx.x % warpSize == warpSize - 1) sums[warp_id] = value;
-  k.when(k.threadIdx.x.rem(32).eq(31), () => sums.at(warp_id).store(value));
+  k.when(k.threadIdx.x.rem(k.warpSize.cast(u32)).eq(k.warpSize.sub(1).cast(u32)), () => sums.at(warp_id).store(value));
   k.syncthreads();
   // if (warp_id == 0 && lane_id < (blockDim.x / warpSize)): && short-circuits, two branches
-  const nWarps = k.blockDim.x.div(32).cast(i32);
+  const nWarps = k.blockDim.x.div(k.warpSize.cast(u32)).cast(i32);
   k.if(warp_id.eq(0), () => {
     k.if(lane_id.lt(nWarps), () => {
       const warp_sum = k.let(i32, sums.at(lane_id).get());

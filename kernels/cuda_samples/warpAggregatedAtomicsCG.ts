@@ -12,7 +12,9 @@
  *
  * 2^21 ints (the sample filters 10,000,000) in 0..4, so four in five are kept; the sample's launch:
  * blocks of 512, one element per thread (N / 512 + 1 blocks, the last one idle).
- * The C reads src[i] twice (the test and the copy); nvcc loads it once.
+ * The C reads src[i] twice (the test and the copy), and so does the port; nvcc loads it once and
+ * keeps it across the atomic on the counter (another argument), and so does Warpsight's compiler model
+ * (src/exec/loadCse.ts): one LDG per element.
  */
 import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, coalescedThreads, defineKernel, i32, ptr } from 'warpsight';
 import { hashMod } from './lib.js';

@@ -9,8 +9,8 @@ import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
 import { wideChoices, wideExtras } from './wideInt.js';
-import { hoistInvariants } from './hoist.js';
 import { iselChoices } from './isel.js';
+import { optimize } from './passes.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, readScalar } from './memOps.js';
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
@@ -409,9 +409,9 @@ const MAX_PREDICATED = 10;
 const PREDICABLE: ReadonlySet<Instr['op']> = new Set(['const', 'unary', 'binary', 'cmp', 'fma', 'select', 'cvt', 'bitcast', 'lea', 'assign', 'ld', 'st']);
 
 export function compile(built: KernelIR, env: ExecEnv): Program {
-  // loop invariants move out of their loops first (src/exec/hoist.ts): everything below sees them
-  // where they run
-  const kernel = hoistInvariants(built);
+  // the middle end's passes first (src/exec/passes.ts: loop invariants hoisted, repeated loads
+  // reused): everything below sees the instructions where and whether they run
+  const kernel = optimize(built);
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
   const constants = constantRegisters(kernel, env);

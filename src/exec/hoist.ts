@@ -2,8 +2,9 @@
  * Loop-invariant code motion, as nvcc does it (test/fidelity/probes/isel/ hoist_loop: `acc += in[j *
  * 64 + i] * (p * q)` multiplies p * q once, before the loop: UIMAD UR4, UR5, UR4 ahead of the loop,
  * one instruction fewer than a trip's worth). A pure arithmetic instruction of a loop's head or body
- * (not under a condition inside it) whose operands are constants or values defined outside the loop
- * moves to just before the loop; an inner loop's moved instructions can move on out of the loops
+ * (not under a condition inside it) whose operands are constants, values defined outside the loop or
+ * variables the loop does not write (one value throughout it: scanExclusiveShared's s_Data[pos], whose
+ * address its SASS computes once, before the loop) moves to just before the loop; an inner loop's moved instructions can move on out of the loops
  * around it. The kernel is rewritten (a copy: the IR the builder made stays as it was), so that the
  * register allocation and the timing model see the instructions where they run.
  */
@@ -52,7 +53,9 @@ export function hoistInvariants(kernel: KernelIR): KernelIR {
           if (!MOVABLE.has(x.op)) return true;
           const dst = writesOf(x);
           if (dst.length !== 1 || mutable(dst[0] as number)) return true;
-          if (!readsOf(x).every((r) => !mutable(r) && !inLoop.has(r))) return true;
+          // a variable the loop does not write holds one value throughout it (scanExclusiveShared's
+          // s_Data[pos]: `pos` is set before the loop, its address computed once, before it)
+          if (!readsOf(x).every((r) => !inLoop.has(r))) return true;
           // defined outside now: later instructions of the loop that read it may move too
           inLoop.delete(dst[0] as number);
           out.push(x);

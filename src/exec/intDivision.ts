@@ -191,3 +191,39 @@ export function variableDivision(signed: boolean, rem: boolean, uniformDivisor: 
 export function remainderAfterQuotient(variable: boolean): SassOp[] {
   return variable ? seq('IADD3', 'IMAD') : seq('IMAD');
 }
+
+/**
+ * A divisor nvcc's front end does not know but ptxas does (C's warpSize: PTX WARP_SZ, 32). The
+ * cuda-samples shfl_scan SASS (test/fidelity/groundtruth/cuda-samples/h200/sass.txt.gz,
+ * shfl_scan_test) keeps the reciprocal sequence but with 32 as an immediate: the divisor's reciprocal
+ * once, at the kernel's entry, for all the divisions by it (`I2F.U32.RP R10, 0x20; MUFU.RCP; VIADD
+ * 0xffffffe; F2I.FTZ.U32.TRUNC.NTZ; IMAD.MOV.U32 R8, RZ, RZ, RZ; IMAD.U32 R7, R9, -0x20, RZ;
+ * IMAD.HI.U32 R9, R9, R7, R8`), then per division a multiply and two corrections, no negation of the
+ * divisor (an immediate) and no divide-by-zero result (it is not 0).
+ */
+export const LATE_RECIPROCAL = seq('I2F.U32.RP', 'MUFU.RCP', 'VIADD', 'F2I.FTZ.U32.TRUNC.NTZ', 'IMAD.MOV.U32', 'IMAD.U32', 'IMAD.HI.U32');
+
+/**
+ * Per division by such a divisor (after LATE_RECIPROCAL):
+ * - unsigned quotient (`blockDim.x / warpSize`: IMAD.HI.U32, IMAD R8, R9, -0x20, R5, ISETP.GE.U32,
+ *   @P0 IADD3, @P0 VIADD, ISETP.GE.U32, @P1 VIADD): 7;
+ * - signed remainder (`id % warpSize`: IABS, ISETP.GE.AND for the dividend's sign, IMAD.HI.U32, IMAD,
+ *   ISETP.GE.U32, @P1 VIADD, ISETP.GE.U32, @P2 VIADD, @!P4 IMAD.MOV): 9;
+ * - unsigned remainder: the quotient's without the quotient's two increments and with the
+ *   remainder's second correction (urem_v's shape less the divisor's negation and the zero test): 6;
+ * - signed quotient: the unsigned one on |a|, negated for a negative dividend (sdiv_v's shape, less
+ *   the divisor's IABS, sign and zero tests): 10.
+ */
+export function lateConstantDivision(signed: boolean, rem: boolean): SassOp[] {
+  if (!signed) return rem ? seq('IMAD.HI.U32', 'IMAD', 'ISETP.GE.U32.AND', 'IADD3', 'ISETP.GE.U32.AND', 'IADD3') : seq('IMAD.HI.U32', 'IMAD', 'ISETP.GE.U32.AND', 'IADD3', 'VIADD', 'ISETP.GE.U32.AND', 'VIADD');
+  return rem
+    ? seq('IABS', 'ISETP.GE.AND', 'IMAD.HI.U32', 'IMAD', 'ISETP.GE.U32.AND', 'VIADD', 'ISETP.GE.U32.AND', 'VIADD', 'IMAD.MOV')
+    : seq('IABS', 'ISETP.GE.AND', 'IMAD.HI.U32', 'IMAD', 'ISETP.GE.U32.AND', 'IADD3', 'VIADD', 'ISETP.GE.U32.AND', 'VIADD', 'IMAD.MOV');
+}
+
+/**
+ * A remainder whose quotient by such a divisor was computed already (`threadIdx.x / warpSize` then
+ * `threadIdx.x % warpSize`: the quotient's corrected remainder less the divisor once more: IADD3 R13,
+ * R10, -0x20, RZ; SEL R13, R13, R10, P3): 2
+ */
+export const LATE_REMAINDER_AFTER_QUOTIENT = seq('IADD3', 'SEL');

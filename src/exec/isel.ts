@@ -18,7 +18,7 @@
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
-import { constantDivision, remainderAfterQuotient, type SassOp, variableDivision } from './intDivision.js';
+import { LATE_RECIPROCAL, LATE_REMAINDER_AFTER_QUOTIENT, constantDivision, lateConstantDivision, remainderAfterQuotient, type SassOp, variableDivision } from './intDivision.js';
 
 export interface IselChoice {
   /** SASS opcode (and class) instead of the instruction's own */
@@ -49,7 +49,7 @@ function operandKey(o: Operand): string {
 }
 
 /** the value an instruction computes, as a key two equal computations share (null: not pure) */
-function valueKey(i: Instr): string | null {
+function valueKey(i: Instr, operandKey: (o: Operand) => string): string | null {
   if (!PURE.has(i.op)) return null;
   const t = 'type' in i && i.type ? (i.type.tag === 'scalar' ? i.type.kind : `p${i.type.space}:${JSON.stringify(i.type.elem)}`) : '';
   switch (i.op) {
@@ -72,6 +72,21 @@ function valueKey(i: Instr): string | null {
     default:
       return null;
   }
+}
+
+/** the registers a list writes, nested blocks included */
+function writtenIn(list: readonly Instr[], into = new Set<number>()): Set<number> {
+  for (const i of list) {
+    for (const r of writesOf(i)) into.add(r);
+    if (i.op === 'if') {
+      writtenIn(i.then, into);
+      if (i.else) writtenIn(i.else, into);
+    } else if (i.op === 'loop') {
+      writtenIn(i.head, into);
+      writtenIn(i.body, into);
+    }
+  }
+  return into;
 }
 
 /**
@@ -137,14 +152,21 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
         return i;
     }
   };
+  // a variable is known by its version: each write makes a new one (after an if or a loop, every
+  // variable written inside; inside a loop, every variable it writes, as the back edge brings them)
+  const version = new Map<number, number>();
+  const bump = (list: readonly Instr[]): void => {
+    for (const r of writtenIn(list)) version.set(r, (version.get(r) ?? 0) + 1);
+  };
+  const versioned = (o: Operand): string => ('reg' in o && mutable(o.reg) ? `m${o.reg}@${version.get(o.reg) ?? 0}` : operandKey(o));
   const available = (list: readonly Instr[], outer: Map<string, number>): void => {
     const seen = new Map(outer);
     for (const i of list) {
-      const k = valueKey(canonical(i));
-      if (k !== null && readsOf(i).every((r) => !mutable(r))) {
+      const k = valueKey(canonical(i), versioned);
+      if (k !== null) {
         const dst = writesOf(i)[0];
         const first = seen.get(k);
-        if (first !== undefined && dst !== undefined) {
+        if (first !== undefined && dst !== undefined && !mutable(dst)) {
           out.set(i, { folded: true, standsFor: [first] });
           canon.set(dst, first);
         } else if (dst !== undefined && !mutable(dst)) seen.set(k, dst);
@@ -152,30 +174,72 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
       if (i.op === 'if') {
         available(i.then, seen);
         if (i.else) available(i.else, seen);
+        bump([i]);
       } else if (i.op === 'loop') {
-        available(i.head, seen);
-        available(i.body, seen);
-      }
+        bump([i]);
+        // the head runs before the body: what it computes is known there
+        available([...i.head, ...i.body], seen);
+        bump([i]);
+      } else bump([i].filter((x) => writesOf(x).some(mutable)));
     }
   };
   available(kernel.body, new Map());
 
+  /**
+   * the constant nvcc's front end does not know (k.warpSize) an operand is, through same-width
+   * integer casts (free): ptxas knows it, so that arithmetic on it alone is folded, but a division
+   * by it keeps the division sequence (src/exec/intDivision.ts lateConstantDivision)
+   */
+  const opaqueConst = (o: Operand, depth = 0): Instr | null => {
+    const d = def(o);
+    if (d === null || depth > 16) return null;
+    if (d.op === 'const') return d.opaque ? d : null;
+    if ((d.op === 'cvt' || d.op === 'bitcast') && int32(d.type) && int32(d.a.type)) return opaqueConst(d.a, depth + 1);
+    if (d.op === 'binary' && int32(d.type) && [d.a, d.b].every((x) => 'imm' in x || opaqueConst(x, depth + 1) !== null)) return opaqueConst('imm' in d.a ? d.b : d.a, depth + 1);
+    return null;
+  };
+  const isDivision = (i: Instr): boolean => i.op === 'binary' && (i.fn === 'div' || i.fn === 'rem') && int32(i.type);
+  /** the opaque constants some division divides by: their reciprocal is computed once, at the kernel's entry */
+  const reciprocals = new Set<Instr>();
+  for (const i of blockOf.keys()) {
+    const ci = canonical(i);
+    const c = ci.op === 'binary' && isDivision(ci) ? opaqueConst(ci.b) : null;
+    if (c !== null) reciprocals.add(c);
+  }
+
   const quotients = new Map<string, Instr>();
   for (const [i, list] of blockOf) {
     if (out.has(i)) continue;
+    // k.warpSize: an immediate to ptxas, and where a division divides by it, its reciprocal (computed
+    // where the value is defined: at the kernel's entry, once for every division, as nvcc hoists it)
+    if (i.op === 'const' && i.opaque) {
+      const [first, ...rest] = LATE_RECIPROCAL;
+      out.set(i, reciprocals.has(i) && first ? { opcode: first.opcode, cls: first.cls, extras: rest } : { folded: true });
+      continue;
+    }
+    // arithmetic on it and constants alone is a constant to ptxas (`warpSize - 1`: 0x1f)
+    if (i.op === 'binary' && int32(i.type) && !isDivision(i) && [i.a, i.b].every((x) => 'imm' in x || opaqueConst(x) !== null) && ![i.a, i.b].every((x) => 'imm' in x)) {
+      out.set(i, { folded: true });
+      continue;
+    }
     // a parameter the kernel never reads is never loaded (nvcc's LDC / ULDC are where it is used)
     if (i.op === 'param' && usersOf(i.dst).length === 0) {
       out.set(i, { folded: true });
       continue;
     }
     // division and remainder
-    if (i.op === 'binary' && (i.fn === 'div' || i.fn === 'rem') && int32(i.type)) {
+    if (i.op === 'binary' && isDivision(i)) {
       const signed = isSigned(i.type);
       const d = immOf(i.b);
-      if (i.fn === 'div' && ssa(i.a) && ssa(i.b)) quotients.set(`${operandKey(i.a)}/${operandKey(i.b)}:${signed}`, i);
-      const q = i.fn === 'rem' ? quotients.get(`${operandKey(i.a)}/${operandKey(i.b)}:${signed}`) : undefined;
+      // the same values after common subexpressions (the divisor cast again is the first cast)
+      const ci = canonical(i) as typeof i;
+      const late = opaqueConst(ci.b) !== null;
+      const divisorKey = late ? 'warpSize' : operandKey(ci.b);
+      if (i.fn === 'div' && ssa(i.a) && ssa(i.b)) quotients.set(`${operandKey(ci.a)}/${divisorKey}:${signed}`, i);
+      const q = i.fn === 'rem' ? quotients.get(`${operandKey(ci.a)}/${divisorKey}:${signed}`) : undefined;
       let ops: SassOp[];
-      if (q !== undefined && blockOf.get(q) === list) ops = remainderAfterQuotient(d === null);
+      if (q !== undefined && blockOf.get(q) === list) ops = late ? LATE_REMAINDER_AFTER_QUOTIENT : remainderAfterQuotient(d === null);
+      else if (late) ops = lateConstantDivision(signed, i.fn === 'rem');
       else if (d !== null) ops = constantDivision(d, signed, i.fn === 'rem');
       else ops = variableDivision(signed, i.fn === 'rem', uniform(i.b));
       const [first, ...rest] = ops;

@@ -371,6 +371,29 @@ export class KernelBuilder {
     }
     return v;
   }
+  /**
+   * C's warpSize: 32, but not a compile-time constant to nvcc (PTX's WARP_SZ), so that `x % warpSize`
+   * and `x / warpSize` are the division sequences nvcc emits (a reciprocal computed once, then a
+   * multiply and two corrections per division: the cuda-samples shfl_scan SASS), not a mask or a
+   * shift. Write 32 where the C writes 32.
+   */
+  get warpSize(): Val {
+    let v = this.specials.get('warpSize');
+    if (!v) {
+      // defined at kernel entry, as a special register, so that it is visible everywhere
+      const loc = callerLoc();
+      let root = this.scope;
+      while (root.parent) root = root.parent;
+      const saved = this.scope;
+      this.scope = root;
+      const dst = this.newReg(i32, false, loc);
+      root.instrs.splice(this.paramDecls.length + this.specials.size, 0, { op: 'const', dst, type: i32, value: 32, opaque: true, loc });
+      this.scope = saved;
+      v = this.wrap(dst, i32);
+      this.specials.set('warpSize', v);
+    }
+    return v;
+  }
   /** a dim3 of special registers, each read (S2R) only when used */
   private dim3(prefix: 'tid' | 'ctaid' | 'ntid' | 'nctaid'): Dim3Vals {
     const k = this;

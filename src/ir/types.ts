@@ -111,7 +111,11 @@ interface InstrBase {
 }
 
 export type Instr =
-  | (InstrBase & { op: 'const'; dst: number; type: ValueType; value: number | bigint })
+  /**
+   * `opaque`: a value nvcc's front end does not know (C's warpSize is PTX's WARP_SZ, a run-time
+   * constant to it): a division by it is not strength-reduced, though ptxas encodes it as an immediate
+   */
+  | (InstrBase & { op: 'const'; dst: number; type: ValueType; value: number | bigint; opaque?: boolean })
   | (InstrBase & { op: 'special'; dst: number; sreg: SpecialReg; type: ValueType })
   | (InstrBase & { op: 'param'; dst: number; type: ValueType; name: string })
   | (InstrBase & { op: 'unary'; fn: UnaryOp; dst: number; type: ValueType; a: Operand })

@@ -77,38 +77,17 @@ interface Gap {
   warpsight: number;
   cause: string;
 }
-const CSE_CONV = 'nvcc loads each tile element once for all the unrolled outputs that use it (common subexpressions across the unrolled loops: 129 and 73 LDS per warp where the C reads 136); the port reads it per use, as the C does (wt-isel: CSE)';
 const HW_WAVEFRONTS = 'the H200 adds a few % of wavefronts on conflict-free shared accesses (groundtruth surprise 2: 6 % on these volatile loads, 4.5 % on the stores), which Warpsight does not imitate';
 const FWT_VEC = "nvcc merges s_data[2p] and s_data[2p + 1] of the radix-2 step into one LDS.64 / STS.64 (2 shared loads and 2 stores per warp fewer, 4 wavefronts fewer each); the port keeps the C's two accesses: vectorisation of adjacent accesses is modelled nowhere yet";
 const MLP = 'several independent global loads of a warp in flight at once (nvcc unrolls the loop or the C loads twice per trip): the H200 overlaps them, the timing model waits for each (issue #40 item 3: memory-level parallelism within a warp)';
 const SAME_ADDRESS = 'atomics of every thread to one address serialise at its L2 slice (the H200: ~1 ns each); the timing model gives an atomic the cost of a store (not owned: atomic throughput at L2)';
 const KNOWN_GAPS: Gap[] = [
-  { launch: 'convolutionRowsKernel#0', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', ncu: 4755456, warpsight: 5013504, cause: CSE_CONV },
-  { launch: 'convolutionRowsKernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 9573202, warpsight: 10027008, cause: CSE_CONV },
-  { launch: 'convolutionColumnsKernel#0', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', ncu: 2691072, warpsight: 5013504, cause: CSE_CONV },
-  { launch: 'convolutionColumnsKernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 5437278, warpsight: 10027008, cause: CSE_CONV },
-  { launch: 'convolutionColumnsKernel#0', metric: 'smsp__inst_executed.sum', ncu: 11575296, warpsight: 13897728, cause: CSE_CONV },
-  { launch: 'convolutionColumnsKernel#0', metric: 'gpu__time_duration.sum', ncu: 34848, warpsight: 56639, cause: `twice the shared loads of the H200: ${CSE_CONV}` },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
-  {
-    launch: 'scanExclusiveShared#0',
-    metric: 'smsp__inst_executed.sum',
-    ncu: 4096000,
-    warpsight: 4849664,
-    cause: "nvcc computes s_Data[pos]'s address once, outside the scan loop, and folds (x + oval) - x to oval; the port computes them as the C reads (wt-isel: CSE and loop-invariant hoisting)",
-  },
   { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
   { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_st.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
   { launch: 'fwtBatch1Kernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 854219, warpsight: 917504, cause: FWT_VEC },
   { launch: 'fwtBatch1Kernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 851968, warpsight: 917504, cause: FWT_VEC },
-  ...['smsp__sass_inst_executed_op_global_ld.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum', 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'].map((metric, i) => ({
-    launch: 'filter_arr#0',
-    metric,
-    ncu: [65536, 65536, 262144][i] as number,
-    warpsight: [131072, 131072, 524288][i] as number,
-    cause: 'the C reads src[i] twice (the test and the copy); nvcc loads it once, across the atomic (wt-isel: CSE, of a load)',
-  })),
   {
     launch: 'filter_arr#0',
     metric: 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum',
@@ -134,13 +113,6 @@ const KNOWN_GAPS: Gap[] = [
   { launch: 'scalarProdGPU#0', metric: 'smsp__inst_executed.sum', ncu: 744704, warpsight: 584960, cause: "nvcc's unrolled layout of the `pos` loop (trip-count and remainder arithmetic, 64-bit address steps) and __mul24's sign extensions" },
   { launch: 'scalarProdGPU#0', metric: 'gpu__time_duration.sum', ncu: 9440, warpsight: 16062, cause: `the unrolled loop has 8 loads of a warp in flight: ${MLP}` },
   { launch: 'reduceSinglePass#0', metric: 'gpu__time_duration.sum', ncu: 27712, warpsight: 48721, cause: `two loads per trip of the grid-stride loop (64 blocks): ${MLP}` },
-  ...[0, 1].map((instance) => ({
-    launch: `shfl_scan_test#${instance}`,
-    metric: 'smsp__inst_executed.sum',
-    ncu: [227840, 886][instance] as number,
-    warpsight: [159744, 597][instance] as number,
-    cause: '`id % warpSize` and `threadIdx.x / warpSize`: warpSize is not a compile-time constant to nvcc, so both are the ~20-instruction unsigned-division sequence; the port divides by 32 (wt-isel: division by a variable)',
-  })),
   {
     launch: 'simpleAtomics_testKernel#0',
     metric: 'smsp__inst_executed.sum',

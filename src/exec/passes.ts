@@ -1,0 +1,15 @@
+/**
+ * The IR passes that stand for nvcc's middle end, in the order they run before code generation: the
+ * kernel as the builder made it stays as it was (each pass rewrites a copy), and the register
+ * allocation and the timing model see the instructions where and whether they run.
+ */
+import type { KernelIR } from '../ir/types.js';
+import { hoistInvariants } from './hoist.js';
+import { reuseLoads } from './loadCse.js';
+import { simplifyArithmetic } from './simplify.js';
+
+export function optimize(built: KernelIR): KernelIR {
+  // add/subtract chains folded first; then invariants leave their loops: a load's address computed
+  // outside is the same value inside
+  return reuseLoads(hoistInvariants(simplifyArithmetic(built)));
+}
