@@ -16,12 +16,15 @@ import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, rea
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
+import { genLocalAccess } from './localOps.js';
 import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
 export type InstrClass =
   | 'alu' | 'fma' | 'fp64' | 'sfu' | 'conv' | 'move'
   | 'ldg' | 'stg' | 'lds' | 'sts' | 'atom' | 'atoms' | 'l2hint'
+  /** LDL / STL: a thread's local memory (k.local arrays, localOps.ts) */
+  | 'ldl' | 'stl'
   /** LDGSTS (cp.async): a global load whose data goes to shared memory */
   | 'ldgsts'
   | 'branch' | 'exit' | 'bar' | 'warp' | 'membar'
@@ -184,6 +187,7 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       const b = elemBytes(i.elem);
       const signedNarrow = i.elem.tag === 'scalar' && (i.elem.kind === 'i8' || i.elem.kind === 'i16');
       if (i.space === 'shared') return { opcode: `LDS${memSuffix(b, signedNarrow)}`, cls: 'lds', bytes: b };
+      if (i.space === 'local') return { opcode: `LDL${memSuffix(b, signedNarrow)}`, cls: 'ldl', bytes: b };
       const so = strongOpcode(i, memSuffix(b, signedNarrow));
       if (so) return { opcode: so, cls: 'ldg', bytes: b };
       const strong = i.cache === 'cv' ? '.STRONG.GPU' : '';
@@ -195,6 +199,7 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     case 'st': {
       const b = elemBytes(i.elem);
       if (i.space === 'shared') return { opcode: `STS${memSuffix(b, false)}`, cls: 'sts', bytes: b };
+      if (i.space === 'local') return { opcode: `STL${memSuffix(b, false)}`, cls: 'stl', bytes: b };
       return { opcode: strongOpcode(i, memSuffix(b, false)) ?? `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
     }
     case 'cpasync': {
@@ -540,6 +545,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         const at = slots.length;
         if (i.op === 'atom') emit(genAtomic(i, at, env), meta(i));
         else if (i.space === 'shared') emit(genSharedAccess(i, at, env, layout), meta(i));
+        else if (i.space === 'local') emit(genLocalAccess(i, at, env, kernel.localBytes ?? 0), meta(i));
         else {
           const run = genGlobalAccess(i, at, env, layout);
           const scope = syncScope(i);

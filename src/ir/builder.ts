@@ -237,6 +237,12 @@ export class SharedArray {
   }
 }
 
+/** a per-thread local array (k.local): row-major indexing as for shared arrays */
+export class LocalArray extends SharedArray {}
+
+/** the most local memory per thread the emulator keeps (each resident thread has its own copy) */
+export const MAX_LOCAL_BYTES = 1024;
+
 export interface Dim3Vals {
   x: Val;
   y: Val;
@@ -252,6 +258,9 @@ export class KernelBuilder {
   /** the register every cp.async writes and cp.async.wait reads (Instr 'cpasync'), made on first use */
   private asyncToken: number | null = null;
   private dynShared = false;
+  /** bytes of the thread's local frame so far (k.local) and how many arrays it holds */
+  private localBytes = 0;
+  private localAllocs = 0;
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
   private readonly gridSyncSites: SourceLoc[] = [];
@@ -581,7 +590,7 @@ export class KernelBuilder {
 
   atomic(fn: AtomOp, addr: PtrVal, a: ValLike, b: ValLike | undefined, returns: boolean, sem?: MemSemantics): Val | undefined {
     const loc = callerLoc();
-    if (sem && addr.ptrType.space === 'local') throw irError(loc, 'an atomic on local memory: atomics are to global or shared memory');
+    if (addr.ptrType.space === 'local') throw irError(loc, 'an atomic on local memory: atomics are to global or shared memory (a k.local array is private to its thread; update it with load and store)');
     const t = addr.ptrType;
     if (t.elem.tag !== 'scalar') throw irError(loc, 'atomics need a scalar element');
     const et = t.elem;
@@ -605,6 +614,29 @@ export class KernelBuilder {
     this.sharedBytes = offset + bytes;
     const base = this.constPtr(ptrType('shared', elem), offset, loc);
     return new SharedArray(base, dims);
+  }
+
+  /**
+   * T name[d0][d1]… in a thread's local memory: a per-thread array indexed with values nvcc cannot
+   * resolve to registers (a runtime index), which ptxas places in the thread's stack frame and reaches
+   * with STL/LDL. Index it with .at(); loads and stores through it are local accesses.
+   */
+  local(elem: ElemType, dims: number | number[], name = `local${this.localAllocs}`): LocalArray {
+    const loc = callerLoc();
+    const d = typeof dims === 'number' ? [dims] : dims;
+    if (d.length === 0 || d.some((x) => !Number.isInteger(x) || x <= 0)) throw irError(loc, `local array '${name}' dimensions must be positive integers, got [${d.join(', ')}]`);
+    if (elem.tag === 'scalar' && elem.kind === 'pred') throw irError(loc, `local array '${name}' of pred: use u8 or u32 elements`);
+    const bytes = d.reduce((a, b) => a * b, 1) * elemBytes(elem);
+    const align = Math.max(4, elemBytes(elem));
+    const offset = Math.ceil(this.localBytes / align) * align;
+    // ptxas's frames are 8-byte granular; 16 keeps 128-bit elements aligned; the emulator keeps every
+    // resident thread's frame, so it bounds them
+    const frame = Math.ceil((offset + bytes) / 16) * 16;
+    if (frame > MAX_LOCAL_BYTES)
+      throw irError(loc, `local array '${name}' makes the thread's local memory ${frame} bytes; Warpsight emulates at most ${MAX_LOCAL_BYTES} bytes of local memory per thread: use a smaller array or shared memory`);
+    this.localAllocs++;
+    this.localBytes = offset + bytes;
+    return new LocalArray(new PtrVal(this, { imm: offset, type: ptrType('local', elem) }), d);
   }
 
   /** extern __shared__ T name[] — placed after the static shared arrays */
@@ -932,6 +964,7 @@ export class KernelBuilder {
       sharedStatic: this.sharedAllocs,
       sharedStaticBytes: this.sharedBytes,
       usesDynamicShared: this.dynShared,
+      ...(this.localBytes > 0 ? { localBytes: Math.ceil(this.localBytes / 16) * 16 } : {}),
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
       ...(this.gridSyncSites.length ? { gridSyncSites: this.gridSyncSites } : {}),
     };

@@ -266,6 +266,11 @@ export interface KernelIR {
   usesDynamicShared: boolean;
   /** named barrier ids used (for the sm_90 barrier occupancy limit) */
   barrierIds: number[];
+  /**
+   * bytes of local memory per thread (k.local arrays, 16-byte aligned); absent: none. ptxas reports it as
+   * "N bytes stack frame"; the hardware interleaves it across a warp's threads in 4-byte words
+   */
+  localBytes?: number;
   /** where the kernel calls grid.sync() (k.gridSync): it needs a cooperative launch; absent: nowhere */
   gridSyncSites?: SourceLoc[];
 }

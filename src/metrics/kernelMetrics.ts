@@ -7,6 +7,7 @@ import type { InstructionCounters } from '../../types/report.schema.js';
 import type { InstrClass, Program } from '../exec/compile.js';
 import type { InstrCounters } from '../exec/counters.js';
 import type { Instr, SpecialReg } from '../ir/types.js';
+import { localRequests } from '../exec/localOps.js';
 
 type Acc = (i: number) => number;
 
@@ -60,8 +61,16 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'smsp__sass_inst_executed_op_global_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.requests[i] as number) : 0)),
     'smsp__sass_inst_executed_op_shared_ld.sum': sum(['lds'], at(c.requests)),
     'smsp__sass_inst_executed_op_shared_st.sum': sum(['sts'], at(c.requests)),
-    'smsp__sass_inst_executed_op_local_ld.sum': 0,
-    'smsp__sass_inst_executed_op_local_st.sum': 0,
+    'smsp__sass_inst_executed_op_local_ld.sum': sum(['ldl'], at(c.requests)),
+    'smsp__sass_inst_executed_op_local_st.sum': sum(['stl'], at(c.requests)),
+    // L1 requests of local accesses: one per 4-byte word of the element (localOps.ts localRequests)
+    'l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum': sum(['ldl'], (i) => (c.requests[i] as number) * localRequests(meta[i]!.bytes)),
+    'l1tex__t_requests_pipe_lsu_mem_local_op_st.sum': sum(['stl'], (i) => (c.requests[i] as number) * localRequests(meta[i]!.bytes)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum': sum(['ldl'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum': sum(['stl'], at(c.sectors)),
+    // the frames are modelled L1-resident (localOps.ts): every local load sector hits
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum': sum(['ldl'], at(c.l1Hits)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum': sum(['ldl'], (i) => (c.sectors[i] as number) - (c.l1Hits[i] as number)),
     'smsp__sass_inst_executed_op_ldgsts.sum': sum(['ldgsts'], at(c.requests)),
     // LDGSTS requests and sectors count as global loads (ground truth surprise 9)
     'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.requests)),
@@ -86,6 +95,12 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': ldWf,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': stWf,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum': miscWf,
+    // shared atomics (ATOMS): one instruction per warp execution with an active lane, their wavefronts
+    // and those above the conflict-free minimum (the bank model's, as for STS)
+    'smsp__inst_executed_op_shared_atom.sum': sum(['atoms'], at(c.requests)),
+    'smsp__sass_inst_executed_op_shared_atom.sum': sum(['atoms'], at(c.requests)),
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum': atomsWf,
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum': atomsWf - atomsWfIdeal,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': ldWf + stWf + atomsWf + ldgstsWf + miscWf,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': ldWf - ldWfIdeal,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': stWf - stWfIdeal,
@@ -99,6 +114,10 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   const stSectors = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] as number;
   if (ldSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio'] = ldBytes / ldSectors;
   if (stSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio'] = stBytes / stSectors;
+  for (const [cls, op] of [['ldl', 'ld'], ['stl', 'st']] as const) {
+    const sectors = sum([cls], at(c.sectors));
+    if (sectors > 0) m[`smsp__sass_average_data_bytes_per_sector_mem_local_op_${op}.ratio`] = sum([cls], at(c.bytes)) / sectors;
+  }
   return m;
 }
 
@@ -132,6 +151,7 @@ export function instructionCounters(prog: Program, c: InstrCounters): Instructio
       metrics.memory_l1_tag_requests_global = c.tagLookups[i] as number;
       metrics.memory_l1_hit_sectors_global = c.l1Hits[i] as number;
     }
+    if (m.cls === 'ldl' || m.cls === 'stl') metrics.memory_l2_theoretical_sectors_local = c.sectors[i] as number;
     if (m.cls === 'lds' || m.cls === 'sts' || m.cls === 'atoms' || m.cls === 'ldgsts') {
       const wf = c.wavefronts[i] as number;
       const ideal = c.wavefrontsIdeal[i] as number;

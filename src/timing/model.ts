@@ -259,9 +259,12 @@ function kindOf(m: InstrMeta): number {
       return K_LDG;
     case 'stg':
       return K_STG;
+    // local accesses the model keeps in L1 (localOps.ts) take the L1 data path as shared ones do
     case 'lds':
+    case 'ldl':
       return K_LDS;
     case 'sts':
+    case 'stl':
       return K_STS;
     case 'atom':
       return K_ATOM;
