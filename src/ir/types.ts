@@ -5,7 +5,20 @@
  */
 
 export type ScalarKind = 'pred' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
-export type Space = 'global' | 'shared' | 'local';
+/**
+ * where a pointer points: 'generic' is C's plain pointer that may hold a shared or a global address
+ * (PTX generic addressing, SASS LD/ST): which one is known only per thread at run time
+ */
+export type Space = 'global' | 'shared' | 'local' | 'generic';
+
+/**
+ * The emulator's generic address of shared offset 0: a generic pointer whose value lies in
+ * [GENERIC_SHARED_WINDOW, + GENERIC_SHARED_WINDOW_BYTES) points into the block's shared memory, as
+ * PTX's shared window does (cvta.shared). Below the device heap (deviceMemory.ts HEAP_BASE
+ * 0x7f00_0000_0000), so no global allocation lies in it.
+ */
+export const GENERIC_SHARED_WINDOW = 0x7e00_0000_0000;
+export const GENERIC_SHARED_WINDOW_BYTES = 1 << 24;
 
 export interface ScalarType {
   readonly tag: 'scalar';
@@ -137,6 +150,8 @@ export type Instr =
       sem?: MemSemantics;
       /** a load from a peer PE's symmetric memory (NVSHMEM) */
       remote?: RemoteAccess;
+      /** a generic access: the emulator's register for the shared offsets of the lanes whose address is shared */
+      shadow?: number;
     })
   | (InstrBase & {
       op: 'st';
@@ -150,6 +165,8 @@ export type Instr =
       sem?: MemSemantics;
       /** a store to a peer PE's symmetric memory (NVSHMEM) */
       remote?: RemoteAccess;
+      /** a generic access: the emulator's register for the shared offsets of the lanes whose address is shared */
+      shadow?: number;
     })
   | (InstrBase & {
       op: 'atom';

@@ -256,8 +256,11 @@ function kindOf(m: InstrMeta): number {
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
     case 'ldgsts':
+    // a generic access is timed as a global one (genericOps.ts)
+    case 'ldgen':
       return K_LDG;
     case 'stg':
+    case 'stgen':
       return K_STG;
     // local accesses the model keeps in L1 (localOps.ts) take the L1 data path as shared ones do
     case 'lds':

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defineKernel, f64, i32, ptr } from '../../src/api.js';
+import { type PtrVal, defineKernel, f64, i32, ptr } from '../../src/api.js';
 import { profileDefinitions } from '../../src/profile.js';
 import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
 
@@ -165,5 +165,75 @@ describe('shared atomics: instructions, wavefronts and bank conflicts', () => {
     });
     // by hand: stride 32 puts all 32 lanes in bank 0 at distinct words: 32 wavefronts, 31 above one
     expect(ours[2]?.metrics['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum']).toBe(31);
+  });
+});
+
+describe('generic pointers: a pointer that may point to shared or global memory (LD/ST)', () => {
+  // __shared__ int s[64]; s[tid] = tid; __syncthreads(); int *p = sel ? s : g; p[tid] = p[tid] + 1;
+  // __syncthreads(); g[tid + 32] = s[tid];
+  const gen = (sel: number) =>
+    defineKernel({
+      name: `gen_sel${sel}`,
+      params: { g: ptr('global', i32), sel: i32 },
+      defaults: { sel },
+      launch: { grid: 1, block: 32 },
+      setup: (h) => ({ g: h.alloc(i32, 64, 'g', (i) => 100 + i) }),
+      check: (h, { g }) => {
+        for (let t = 0; t < 32; t++) {
+          const wantG = sel ? 100 + t : 101 + t;
+          const wantS = sel ? t + 1 : t;
+          if (h.readNumber(g, i32, t) !== wantG) return `g[${t}] = ${h.readNumber(g, i32, t)}, expected ${wantG}`;
+          if (h.readNumber(g, i32, t + 32) !== wantS) return `g[${t + 32}] = ${h.readNumber(g, i32, t + 32)}, expected ${wantS}`;
+        }
+        return null;
+      },
+      body: (k, { g, sel: s }) => {
+        const smem = k.shared(i32, [64]);
+        const t = k.threadIdx.x;
+        smem.at(t).store(t.cast(i32));
+        k.syncthreads();
+        const p = k.select(s.ne(0), smem.base, g) as PtrVal;
+        p.at(t).store(p.at(t).get().add(1));
+        k.syncthreads();
+        g.at(t.add(32)).store(smem.at(t).get());
+      },
+    });
+  it('counts each generic access in the space its addresses resolve to, as the H200 does', () => {
+    const ours = profile([gen(0), gen(1)]);
+    for (const n of [0, 1]) {
+      const k = ours[n];
+      for (const id of [
+        'smsp__sass_inst_executed_op_global_ld.sum',
+        'smsp__sass_inst_executed_op_global_st.sum',
+        'smsp__sass_inst_executed_op_shared_ld.sum',
+        'smsp__sass_inst_executed_op_shared_st.sum',
+        'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum',
+        'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum',
+        'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum',
+        'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
+        'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum',
+      ])
+        expect(k?.metrics[id], `sel=${n} ${id}`).toBe(h200(6 + n, id));
+      // the H200's SASS (parts_sass.txt): LD.E and ST.E
+      expect(k?.instructions.map((x) => x.opcode)).toEqual(expect.arrayContaining(['LD.E', 'ST.E']));
+    }
+  });
+
+  it("names k.generic where two pointers into different spaces meet, and that hint builds", () => {
+    const mixed = (fix: boolean) =>
+      defineKernel({
+        name: fix ? 'ptr_eq_generic' : 'ptr_eq_mixed',
+        params: { g: ptr('global', i32) },
+        launch: { grid: 1, block: 32 },
+        setup: (h) => ({ g: h.alloc(i32, 32, 'g') }),
+        check: (h, { g }) => (h.readNumber(g, i32, 0) === 0 ? null : `g[0] = ${h.readNumber(g, i32, 0)}, expected 0 (the pointers differ)`),
+        body: (k, { g }) => {
+          const smem = k.shared(i32, [32]);
+          const same = fix ? k.generic(smem.base).eq(k.generic(g)) : smem.base.eq(g);
+          g.at(k.threadIdx.x).store(k.select(same, 1, 0));
+        },
+      });
+    expect(() => profileDefinitions([mixed(false)], { file: FILE })).toThrow(/cudaParts\.test\.ts:\d+: type error: eq of ptr<shared, i32> and ptr<global, i32>: pointers into different memory spaces; make both generic pointers with k\.generic\(p\)/);
+    profile([mixed(true)]);
   });
 });
