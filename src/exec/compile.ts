@@ -212,7 +212,10 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: `LDGSTS.E${i.cache === 'cg' ? '.BYPASS' : ''}${memSuffix(b, false)}`, cls: 'ldgsts', bytes: b };
     }
     case 'cpwait':
+    case 'cpwaitprior':
       return { opcode: 'DEPBAR.LE', cls: 'warp', bytes: 0 };
+    case 'cpcommit':
+      return { opcode: 'LDGDEPBAR', cls: 'warp', bytes: 0 };
     case 'atom': {
       const b = elemBytes(i.type);
       const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
@@ -582,6 +585,11 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         emit(() => {}, meta(i));
         return;
       }
+      // the groups of copies and the waits for them matter only to the timing model (asyncGroups there)
+      case 'cpcommit':
+      case 'cpwaitprior':
+        emit(() => {}, meta(i));
+        return;
       case 'l2prefetch':
       case 'l2discard':
         emit(genL2Line(i, env), meta(i));

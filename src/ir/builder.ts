@@ -36,7 +36,7 @@ import type {
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
 // shmem.ts uses this module's classes only inside its methods: the import cycle is safe
 import { Shmem } from './shmem.js';
-import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM } from './types.js';
+import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM, MAX_ASYNC_GROUPS } from './types.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
@@ -990,6 +990,26 @@ export class KernelBuilder {
   waitAsyncCopies(): void {
     const loc = callerLoc();
     this.emit({ op: 'cpwait', token: this.token(loc), loc });
+  }
+  /**
+   * cp.async.commit_group (__pipeline_commit(), cuda::pipeline's producer_commit(); SASS LDGDEPBAR): the
+   * copies this thread issued since its last commit become one group, which waitPrior counts
+   */
+  commitAsyncCopies(): void {
+    this.emit({ op: 'cpcommit', loc: callerLoc() });
+  }
+  /**
+   * cp.async.wait_group N (cg::wait_prior<N>, __pipeline_wait_prior(N); SASS DEPBAR.LE SB0, N): wait
+   * until all but the N most recently committed groups of this thread's copies have landed, so that a
+   * multi-stage pipeline reads one stage while the next N are in flight. Uncommitted copies are not
+   * waited for (commit them first with commitAsyncCopies). N = 0 waits for every committed group.
+   */
+  waitPrior(n: number): void {
+    const loc = callerLoc();
+    // the timing model keeps the last MAX_ASYNC_GROUPS groups of each warp (ptxas emits DEPBAR.LE SB0 counts up to 8 at least: pipe_probe's ps)
+    if (!Number.isInteger(n) || n < 0 || n >= MAX_ASYNC_GROUPS)
+      throw irError(loc, `waitPrior(${n}): the count of groups left in flight is an integer from 0 to ${MAX_ASYNC_GROUPS - 1} (cp.async.wait_group N; Warpsight tracks ${MAX_ASYNC_GROUPS} groups per warp)`);
+    this.emit({ op: 'cpwaitprior', prior: n, loc });
   }
   private token(loc: SourceLoc): number {
     if (this.asyncToken === null) this.asyncToken = this.newReg(u32, false, loc);

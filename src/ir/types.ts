@@ -20,6 +20,9 @@ export type Space = 'global' | 'shared' | 'local' | 'generic';
 export const GENERIC_SHARED_WINDOW = 0x7e00_0000_0000;
 export const GENERIC_SHARED_WINDOW_BYTES = 1 << 24;
 
+/** committed cp.async groups per warp the timing model keeps apart (waitPrior's N is below it; older ones merge) */
+export const MAX_ASYNC_GROUPS = 16;
+
 export interface ScalarType {
   readonly tag: 'scalar';
   readonly kind: ScalarKind;
@@ -201,6 +204,13 @@ export type Instr =
     })
   /** cp.async.wait_all (SASS LDGDEPBAR + DEPBAR.LE SB0, 0): the warp waits for its async copies (reads `token`) */
   | (InstrBase & { op: 'cpwait'; token: number })
+  /** cp.async.commit_group (__pipeline_commit, pipeline.producer_commit; SASS LDGDEPBAR): the thread's uncommitted copies become a group */
+  | (InstrBase & { op: 'cpcommit' })
+  /**
+   * cp.async.wait_group N (cg::wait_prior<N>, __pipeline_wait_prior(N); SASS DEPBAR.LE SB0, N): the warp
+   * waits until at most the N most recent committed groups are still in flight
+   */
+  | (InstrBase & { op: 'cpwaitprior'; prior: number })
   /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
   | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
   | (InstrBase & { op: 'syncwarp'; mask: Operand })
