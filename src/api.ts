@@ -4,7 +4,7 @@
  * cooperative groups — and the profiler's entry point for scripts.
  */
 export { f32, f64, i8, i16, i32, i64, pred, ptr, u8, u16, u32, u64, vec } from './ir/typesys.js';
-export type { KernelBuilder, PtrVal, Val, Var, VecVal, Ref, SharedArray, ThreadScope } from './ir/builder.js';
+export type { KernelBuilder, PtrVal, Val, Var, VecVal, Ref, SharedArray, LocalArray, ThreadScope } from './ir/builder.js';
 export type { AtomicRef } from './ir/atomics.js';
 export type { MemOrder, MemScope } from './ir/types.js';
 export type { AccessProperty, ScalarType, ElemType, PtrType } from './ir/types.js';

@@ -27,7 +27,7 @@ import type { KernelFault } from '../errors.js';
 import type { Program } from '../exec/compile.js';
 import type { AccessCheck, ExecEnv } from '../exec/env.js';
 import type { Warp } from '../exec/warp.js';
-import type { Instr, MemOrder, MemScope, Operand } from '../ir/types.js';
+import { GENERIC_SHARED_WINDOW, GENERIC_SHARED_WINDOW_BYTES, type Instr, type MemOrder, type MemScope, type Operand } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
 import { reportFileName } from '../report/explain.js';
 import type { Allocation, DeviceMemory } from '../memory/deviceMemory.js';
@@ -45,7 +45,7 @@ import {
 /** what the checker knows of a memory instruction or fence, from its IR */
 interface SlotInfo {
   op: 'ld' | 'st' | 'atom' | 'cpasync' | 'membar';
-  space: 'global' | 'shared' | 'local';
+  space: 'global' | 'shared' | 'local' | 'generic';
   size: number;
   addr: Operand | null;
   read: boolean;
@@ -302,8 +302,15 @@ class LaunchState implements AccessCheck {
     const acquire = info.scope !== 0 && info.read && ACQUIRES.has(info.order);
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const addr = a[l] as number;
-      this.access(s, w, index, info, l, addr, info.space, info.read, info.write);
+      let addr = a[l] as number;
+      // a generic address is a shared one inside the shared window (genericOps.ts), else global
+      let space = info.space;
+      if (space === 'generic') {
+        const inWindow = addr >= GENERIC_SHARED_WINDOW && addr < GENERIC_SHARED_WINDOW + GENERIC_SHARED_WINDOW_BYTES;
+        space = inWindow ? 'shared' : 'global';
+        if (inWindow) addr -= GENERIC_SHARED_WINDOW;
+      }
+      this.access(s, w, index, info, l, addr, space as 'global' | 'shared', info.read, info.write);
       if (info.scope !== 0) this.strong(s, info, index, l, addr, released, acquire);
     }
     if (released !== null && RELEASES.has(info.order)) this.tick(s);

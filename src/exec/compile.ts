@@ -16,12 +16,18 @@ import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, rea
 import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
+import { genLocalAccess } from './localOps.js';
+import { genGenericAccess } from './genericOps.js';
 import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
 export type InstrClass =
   | 'alu' | 'fma' | 'fp64' | 'sfu' | 'conv' | 'move'
   | 'ldg' | 'stg' | 'lds' | 'sts' | 'atom' | 'atoms' | 'l2hint'
+  /** LDL / STL: a thread's local memory (k.local arrays, localOps.ts) */
+  | 'ldl' | 'stl'
+  /** LD / ST through a generic pointer: global or shared per thread (genericOps.ts) */
+  | 'ldgen' | 'stgen'
   /** LDGSTS (cp.async): a global load whose data goes to shared memory */
   | 'ldgsts'
   | 'branch' | 'exit' | 'bar' | 'warp' | 'membar'
@@ -184,6 +190,8 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       const b = elemBytes(i.elem);
       const signedNarrow = i.elem.tag === 'scalar' && (i.elem.kind === 'i8' || i.elem.kind === 'i16');
       if (i.space === 'shared') return { opcode: `LDS${memSuffix(b, signedNarrow)}`, cls: 'lds', bytes: b };
+      if (i.space === 'local') return { opcode: `LDL${memSuffix(b, signedNarrow)}`, cls: 'ldl', bytes: b };
+      if (i.space === 'generic') return { opcode: `LD.E${memSuffix(b, signedNarrow)}`, cls: 'ldgen', bytes: b };
       const so = strongOpcode(i, memSuffix(b, signedNarrow));
       if (so) return { opcode: so, cls: 'ldg', bytes: b };
       const strong = i.cache === 'cv' ? '.STRONG.GPU' : '';
@@ -195,6 +203,8 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
     case 'st': {
       const b = elemBytes(i.elem);
       if (i.space === 'shared') return { opcode: `STS${memSuffix(b, false)}`, cls: 'sts', bytes: b };
+      if (i.space === 'local') return { opcode: `STL${memSuffix(b, false)}`, cls: 'stl', bytes: b };
+      if (i.space === 'generic') return { opcode: `ST.E${memSuffix(b, false)}`, cls: 'stgen', bytes: b };
       return { opcode: strongOpcode(i, memSuffix(b, false)) ?? `STG.E${memSuffix(b, false)}`, cls: 'stg', bytes: b };
     }
     case 'cpasync': {
@@ -202,7 +212,10 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: `LDGSTS.E${i.cache === 'cg' ? '.BYPASS' : ''}${memSuffix(b, false)}`, cls: 'ldgsts', bytes: b };
     }
     case 'cpwait':
+    case 'cpwaitprior':
       return { opcode: 'DEPBAR.LE', cls: 'warp', bytes: 0 };
+    case 'cpcommit':
+      return { opcode: 'LDGDEPBAR', cls: 'warp', bytes: 0 };
     case 'atom': {
       const b = elemBytes(i.type);
       const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
@@ -374,7 +387,7 @@ function definesReg(i: Instr, r: number): boolean {
 /** whether the list has a global memory access (a load, store, atomic or async copy from global memory) */
 function usesGlobalMemory(list: readonly Instr[]): boolean {
   return list.some((i) =>
-    i.op === 'if' ? usesGlobalMemory(i.then) || usesGlobalMemory(i.else ?? []) : i.op === 'loop' ? usesGlobalMemory(i.head) || usesGlobalMemory(i.body) : i.op === 'cpasync' || ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && i.space === 'global'),
+    i.op === 'if' ? usesGlobalMemory(i.then) || usesGlobalMemory(i.else ?? []) : i.op === 'loop' ? usesGlobalMemory(i.head) || usesGlobalMemory(i.body) : i.op === 'cpasync' || ((i.op === 'ld' || i.op === 'st' || i.op === 'atom') && (i.space === 'global' || i.space === 'generic')),
   );
 }
 
@@ -540,6 +553,8 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         const at = slots.length;
         if (i.op === 'atom') emit(genAtomic(i, at, env), meta(i));
         else if (i.space === 'shared') emit(genSharedAccess(i, at, env, layout), meta(i));
+        else if (i.space === 'local') emit(genLocalAccess(i, at, env, kernel.localBytes ?? 0), meta(i));
+        else if (i.space === 'generic') emit(genGenericAccess(i, at, env, layout), meta(i));
         else {
           const run = genGlobalAccess(i, at, env, layout);
           const scope = syncScope(i);
@@ -570,6 +585,11 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         emit(() => {}, meta(i));
         return;
       }
+      // the groups of copies and the waits for them matter only to the timing model (asyncGroups there)
+      case 'cpcommit':
+      case 'cpwaitprior':
+        emit(() => {}, meta(i));
+        return;
       case 'l2prefetch':
       case 'l2discard':
         emit(genL2Line(i, env), meta(i));

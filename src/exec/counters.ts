@@ -26,6 +26,8 @@ export class InstrCounters {
   readonly divergent: Float64Array;
   /** global loads: sectors served by L1 / L2 / DRAM (for latency and hit-rate per line) */
   readonly l1Hits: Float64Array;
+  /** generic accesses (LD/ST): executions that had lanes pointing to shared memory (genericOps.ts) */
+  readonly sharedExec: Float64Array;
 
   constructor(readonly n: number) {
     this.inst = new Float64Array(n);
@@ -40,5 +42,6 @@ export class InstrCounters {
     this.wavefrontsIdeal = new Float64Array(n);
     this.divergent = new Float64Array(n);
     this.l1Hits = new Float64Array(n);
+    this.sharedExec = new Float64Array(n);
   }
 }

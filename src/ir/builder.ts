@@ -36,7 +36,7 @@ import type {
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
 // shmem.ts uses this module's classes only inside its methods: the import cycle is safe
 import { Shmem } from './shmem.js';
-import { GRID_WORKSPACE_PARAM } from './types.js';
+import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM, MAX_ASYNC_GROUPS } from './types.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
@@ -237,6 +237,12 @@ export class SharedArray {
   }
 }
 
+/** a per-thread local array (k.local): row-major indexing as for shared arrays */
+export class LocalArray extends SharedArray {}
+
+/** the most local memory per thread the emulator keeps (each resident thread has its own copy) */
+export const MAX_LOCAL_BYTES = 1024;
+
 export interface Dim3Vals {
   x: Val;
   y: Val;
@@ -252,6 +258,9 @@ export class KernelBuilder {
   /** the register every cp.async writes and cp.async.wait reads (Instr 'cpasync'), made on first use */
   private asyncToken: number | null = null;
   private dynShared = false;
+  /** bytes of the thread's local frame so far (k.local) and how many arrays it holds */
+  private localBytes = 0;
+  private localAllocs = 0;
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
   private readonly gridSyncSites: SourceLoc[] = [];
@@ -335,8 +344,17 @@ export class KernelBuilder {
       va = this.toVal(a, typeof a === 'boolean' ? pred : i32, loc);
       vb = this.toVal(b, va.type, loc);
     }
-    if (!sameType(va.type, vb.type))
-      throw irError(loc, `type error: ${what} of ${typeName(va.type)} and ${typeName(vb.type)}; convert one side with .cast(${typeName(va.type)})`);
+    if (!sameType(va.type, vb.type)) {
+      const ta = va.type;
+      const tb = vb.type;
+      // two pointers: .cast() converts numbers, so the hint names what converts pointers
+      if (ta.tag === 'ptr' && tb.tag === 'ptr') {
+        if (typeName(ta.elem) !== typeName(tb.elem))
+          throw irError(loc, `type error: ${what} of ${typeName(ta)} and ${typeName(tb)}: they point to different element types; reinterpret one with .as(${typeName(ta.elem)})`);
+        throw irError(loc, `type error: ${what} of ${typeName(ta)} and ${typeName(tb)}: pointers into different memory spaces; make both generic pointers with k.generic(p) (C's plain pointer, cvta.to.generic)`);
+      }
+      throw irError(loc, `type error: ${what} of ${typeName(ta)} and ${typeName(tb)}; convert one side with .cast(${typeName(ta)})`);
+    }
     return [va, vb];
   }
 
@@ -477,7 +495,7 @@ export class KernelBuilder {
     const loc = callerLoc();
     const vcond = this.toVal(cond, pred, loc);
     if (!(vcond.type.tag === 'scalar' && vcond.type.kind === 'pred')) throw irError(loc, `type error: select condition must be pred, got ${typeName(vcond.type)}`);
-    const [va, vb] = this.operandsOf2(a, b, loc, 'select');
+    const [va, vb] = this.operandsOf2(...this.commonPointers(a, b), loc, 'select');
     const dst = this.newReg(va.type, false, loc);
     this.emit({ op: 'select', dst, type: va.type, cond: this.use(vcond, loc), a: this.use(va, loc), b: this.use(vb, loc), loc });
     return this.wrap(dst, va.type);
@@ -519,6 +537,37 @@ export class KernelBuilder {
     return new PtrVal(this, { reg: dst, type: t });
   }
 
+  /**
+   * cvta.to.generic: the generic pointer (C's plain `T*`) of a shared or global pointer. A global
+   * address is its own generic address; a shared offset becomes an address in the shared window
+   * (GENERIC_SHARED_WINDOW). Loads and stores through it are SASS LD/ST, which the hardware resolves
+   * per thread (genericOps.ts). k.select and a generic k.let variable convert on their own, as C does.
+   */
+  generic(p: PtrVal): PtrVal {
+    const loc = callerLoc();
+    const t = this.expectPtr(p, 'generic');
+    if (t.space === 'generic') return p;
+    if (t.space === 'local') throw irError(loc, `k.generic of a pointer to local memory: Warpsight's generic pointers point to shared or global memory; use the k.local array directly`);
+    const gt = ptrType('generic', t.elem, t.property);
+    if (t.space === 'global') {
+      // the same address in the same register: no instruction
+      const o = this.use(p, loc);
+      return new PtrVal(this, ('reg' in o ? { reg: o.reg, type: gt } : { imm: o.imm, type: gt }) as Operand);
+    }
+    const dst = this.newReg(gt, false, loc);
+    this.emit({ op: 'lea', dst, type: gt, base: { imm: GENERIC_SHARED_WINDOW, type: gt }, index: this.use(p, loc), scale: 1, loc });
+    return new PtrVal(this, { reg: dst, type: gt });
+  }
+
+  /** C's usual conversions of two pointers to one type: a shared and a global pointer (or a generic one) meet as generic pointers */
+  private commonPointers(a: ValLike, b: ValLike): [ValLike, ValLike] {
+    if (!(a instanceof PtrVal) || !(b instanceof PtrVal)) return [a, b];
+    const sa = a.ptrType.space;
+    const sb = b.ptrType.space;
+    if (sa === sb || sa === 'local' || sb === 'local' || typeName(a.ptrType.elem) !== typeName(b.ptrType.elem)) return [a, b];
+    return [this.generic(a), this.generic(b)];
+  }
+
   /** a pointer with a cuda::annotated_ptr access property */
   annotate(p: PtrVal, property: AccessProperty): PtrVal {
     const loc = callerLoc();
@@ -547,7 +596,8 @@ export class KernelBuilder {
   }
 
   private assignTo(dst: number, type: ValueType, v: ValLike, loc: SourceLoc): void {
-    const val = this.toVal(v, type, loc);
+    let val = this.toVal(v, type, loc);
+    if (type.tag === 'ptr' && type.space === 'generic' && val instanceof PtrVal && val.ptrType.space !== 'generic' && typeName(val.ptrType.elem) === typeName(type.elem)) val = this.generic(val);
     if (!sameType(val.type, type)) throw irError(loc, `type error: assigning ${typeName(val.type)} to a ${typeName(type)} variable`);
     this.emit({ op: 'assign', dst, type, a: this.use(val, loc), loc });
   }
@@ -563,7 +613,8 @@ export class KernelBuilder {
     const dsts = scalars.map((s) => this.newReg(s, false, loc));
     this.checkSem(t, opts, loc);
     const cache = opts?.volatile || opts?.sem ? 'strong' : (opts?.cache ?? 'ca');
-    this.emit({ op: 'ld', space: t.space, dsts, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), loc });
+    const shadow = t.space === 'generic' ? { shadow: this.newReg(ptrType('shared', elem), false, loc) } : {};
+    this.emit({ op: 'ld', space: t.space, dsts, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), ...shadow, loc });
     const vals = dsts.map((d, i) => this.wrap(d, scalars[i] as ScalarType));
     return elem.tag === 'vec' ? new VecVal(vals) : (vals[0] as Val);
   }
@@ -590,7 +641,8 @@ export class KernelBuilder {
     }
     this.checkSem(t, opts, loc);
     const cache = opts?.volatile || opts?.sem ? 'strong' : (opts?.cache ?? 'wb');
-    this.emit({ op: 'st', space: t.space, values, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), loc });
+    const shadow = t.space === 'generic' ? { shadow: this.newReg(ptrType('shared', elem), false, loc) } : {};
+    this.emit({ op: 'st', space: t.space, values, elem, addr: this.use(addr, loc), cache, property: t.property ?? { kind: 'global' }, ...(opts?.sem ? { sem: opts.sem } : {}), ...shadow, loc });
   }
 
   /** volatile and atomic accesses: a scalar in global or shared memory, no cache operator (PTX: "no cache ops") */
@@ -599,12 +651,14 @@ export class KernelBuilder {
     const what = opts.sem ? `an atomic ${opts.sem.order} access` : 'a volatile access';
     if (opts.cache !== undefined && opts.cache !== 'strong') throw irError(loc, `${what} takes no cache operator (got '${opts.cache}'): PTX allows none on ld/st.volatile, .relaxed, .acquire or .release`);
     if (t.space === 'local') throw irError(loc, `${what} to local memory: atomic and volatile accesses are to global or shared memory`);
+    if (t.space === 'generic') throw irError(loc, `${what} through a generic pointer: Warpsight takes atomic and volatile accesses through a shared or a global pointer; access the array it points to directly`);
     if (opts.sem && t.elem.tag !== 'scalar') throw irError(loc, `${what} of ${typeName(t.elem)}: atomic loads and stores are of one scalar`);
   }
 
   atomic(fn: AtomOp, addr: PtrVal, a: ValLike, b: ValLike | undefined, returns: boolean, sem?: MemSemantics): Val | undefined {
     const loc = callerLoc();
-    if (sem && addr.ptrType.space === 'local') throw irError(loc, 'an atomic on local memory: atomics are to global or shared memory');
+    if (addr.ptrType.space === 'generic') throw irError(loc, 'an atomic through a generic pointer: Warpsight takes atomics through a shared or a global pointer; use the array it points to directly');
+    if (addr.ptrType.space === 'local') throw irError(loc, 'an atomic on local memory: atomics are to global or shared memory (a k.local array is private to its thread; update it with load and store)');
     const t = addr.ptrType;
     if (t.elem.tag !== 'scalar') throw irError(loc, 'atomics need a scalar element');
     const et = t.elem;
@@ -628,6 +682,29 @@ export class KernelBuilder {
     this.sharedBytes = offset + bytes;
     const base = this.constPtr(ptrType('shared', elem), offset, loc);
     return new SharedArray(base, dims);
+  }
+
+  /**
+   * T name[d0][d1]… in a thread's local memory: a per-thread array indexed with values nvcc cannot
+   * resolve to registers (a runtime index), which ptxas places in the thread's stack frame and reaches
+   * with STL/LDL. Index it with .at(); loads and stores through it are local accesses.
+   */
+  local(elem: ElemType, dims: number | number[], name = `local${this.localAllocs}`): LocalArray {
+    const loc = callerLoc();
+    const d = typeof dims === 'number' ? [dims] : dims;
+    if (d.length === 0 || d.some((x) => !Number.isInteger(x) || x <= 0)) throw irError(loc, `local array '${name}' dimensions must be positive integers, got [${d.join(', ')}]`);
+    if (elem.tag === 'scalar' && elem.kind === 'pred') throw irError(loc, `local array '${name}' of pred: use u8 or u32 elements`);
+    const bytes = d.reduce((a, b) => a * b, 1) * elemBytes(elem);
+    const align = Math.max(4, elemBytes(elem));
+    const offset = Math.ceil(this.localBytes / align) * align;
+    // ptxas's frames are 8-byte granular; 16 keeps 128-bit elements aligned; the emulator keeps every
+    // resident thread's frame, so it bounds them
+    const frame = Math.ceil((offset + bytes) / 16) * 16;
+    if (frame > MAX_LOCAL_BYTES)
+      throw irError(loc, `local array '${name}' makes the thread's local memory ${frame} bytes; Warpsight emulates at most ${MAX_LOCAL_BYTES} bytes of local memory per thread: use a smaller array or shared memory`);
+    this.localAllocs++;
+    this.localBytes = offset + bytes;
+    return new LocalArray(new PtrVal(this, { imm: offset, type: ptrType('local', elem) }), d);
   }
 
   /** extern __shared__ T name[] — placed after the static shared arrays */
@@ -896,6 +973,7 @@ export class KernelBuilder {
     const t = this.expectPtr(addr, 'atomicRef');
     if (t.elem.tag !== 'scalar' || t.elem.kind === 'pred' || elemBytes(t.elem) < 4) throw irError(loc, `atomicRef needs a 4- or 8-byte scalar element, got ${typeName(t.elem)}`);
     if (t.space === 'local') throw irError(loc, 'atomicRef on local memory: atomics are to global or shared memory');
+    if (t.space === 'generic') throw irError(loc, 'atomicRef through a generic pointer: Warpsight takes atomics through a shared or a global pointer; use the array it points to directly');
     return new AtomicRef(this, addr, memScope(scope, loc));
   }
   /** cuda::apply_access_property on the 128-byte line holding p (prefetch.global.L2::evict_last/normal) */
@@ -936,6 +1014,26 @@ export class KernelBuilder {
     const loc = callerLoc();
     this.emit({ op: 'cpwait', token: this.token(loc), loc });
   }
+  /**
+   * cp.async.commit_group (__pipeline_commit(), cuda::pipeline's producer_commit(); SASS LDGDEPBAR): the
+   * copies this thread issued since its last commit become one group, which waitPrior counts
+   */
+  commitAsyncCopies(): void {
+    this.emit({ op: 'cpcommit', loc: callerLoc() });
+  }
+  /**
+   * cp.async.wait_group N (cg::wait_prior<N>, __pipeline_wait_prior(N); SASS DEPBAR.LE SB0, N): wait
+   * until all but the N most recently committed groups of this thread's copies have landed, so that a
+   * multi-stage pipeline reads one stage while the next N are in flight. Uncommitted copies are not
+   * waited for (commit them first with commitAsyncCopies). N = 0 waits for every committed group.
+   */
+  waitPrior(n: number): void {
+    const loc = callerLoc();
+    // the timing model keeps the last MAX_ASYNC_GROUPS groups of each warp (ptxas emits DEPBAR.LE SB0 counts up to 8 at least: pipe_probe's ps)
+    if (!Number.isInteger(n) || n < 0 || n >= MAX_ASYNC_GROUPS)
+      throw irError(loc, `waitPrior(${n}): the count of groups left in flight is an integer from 0 to ${MAX_ASYNC_GROUPS - 1} (cp.async.wait_group N; Warpsight tracks ${MAX_ASYNC_GROUPS} groups per warp)`);
+    this.emit({ op: 'cpwaitprior', prior: n, loc });
+  }
   private token(loc: SourceLoc): number {
     if (this.asyncToken === null) this.asyncToken = this.newReg(u32, false, loc);
     return this.asyncToken;
@@ -955,6 +1053,7 @@ export class KernelBuilder {
       sharedStatic: this.sharedAllocs,
       sharedStaticBytes: this.sharedBytes,
       usesDynamicShared: this.dynShared,
+      ...(this.localBytes > 0 ? { localBytes: Math.ceil(this.localBytes / 16) * 16 } : {}),
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
       ...(this.gridSyncSites.length ? { gridSyncSites: this.gridSyncSites } : {}),
     };

@@ -5,7 +5,23 @@
  */
 
 export type ScalarKind = 'pred' | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
-export type Space = 'global' | 'shared' | 'local';
+/**
+ * where a pointer points: 'generic' is C's plain pointer that may hold a shared or a global address
+ * (PTX generic addressing, SASS LD/ST): which one is known only per thread at run time
+ */
+export type Space = 'global' | 'shared' | 'local' | 'generic';
+
+/**
+ * The emulator's generic address of shared offset 0: a generic pointer whose value lies in
+ * [GENERIC_SHARED_WINDOW, + GENERIC_SHARED_WINDOW_BYTES) points into the block's shared memory, as
+ * PTX's shared window does (cvta.shared). Below the device heap (deviceMemory.ts HEAP_BASE
+ * 0x7f00_0000_0000), so no global allocation lies in it.
+ */
+export const GENERIC_SHARED_WINDOW = 0x7e00_0000_0000;
+export const GENERIC_SHARED_WINDOW_BYTES = 1 << 24;
+
+/** committed cp.async groups per warp the timing model keeps apart (waitPrior's N is below it; older ones merge) */
+export const MAX_ASYNC_GROUPS = 16;
 
 export interface ScalarType {
   readonly tag: 'scalar';
@@ -141,6 +157,8 @@ export type Instr =
       sem?: MemSemantics;
       /** a load from a peer PE's symmetric memory (NVSHMEM) */
       remote?: RemoteAccess;
+      /** a generic access: the emulator's register for the shared offsets of the lanes whose address is shared */
+      shadow?: number;
     })
   | (InstrBase & {
       op: 'st';
@@ -154,6 +172,8 @@ export type Instr =
       sem?: MemSemantics;
       /** a store to a peer PE's symmetric memory (NVSHMEM) */
       remote?: RemoteAccess;
+      /** a generic access: the emulator's register for the shared offsets of the lanes whose address is shared */
+      shadow?: number;
     })
   | (InstrBase & {
       op: 'atom';
@@ -188,6 +208,13 @@ export type Instr =
     })
   /** cp.async.wait_all (SASS LDGDEPBAR + DEPBAR.LE SB0, 0): the warp waits for its async copies (reads `token`) */
   | (InstrBase & { op: 'cpwait'; token: number })
+  /** cp.async.commit_group (__pipeline_commit, pipeline.producer_commit; SASS LDGDEPBAR): the thread's uncommitted copies become a group */
+  | (InstrBase & { op: 'cpcommit' })
+  /**
+   * cp.async.wait_group N (cg::wait_prior<N>, __pipeline_wait_prior(N); SASS DEPBAR.LE SB0, N): the warp
+   * waits until at most the N most recent committed groups are still in flight
+   */
+  | (InstrBase & { op: 'cpwaitprior'; prior: number })
   /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
   | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
   | (InstrBase & { op: 'syncwarp'; mask: Operand })
@@ -270,6 +297,11 @@ export interface KernelIR {
   usesDynamicShared: boolean;
   /** named barrier ids used (for the sm_90 barrier occupancy limit) */
   barrierIds: number[];
+  /**
+   * bytes of local memory per thread (k.local arrays, 16-byte aligned); absent: none. ptxas reports it as
+   * "N bytes stack frame"; the hardware interleaves it across a warp's threads in 4-byte words
+   */
+  localBytes?: number;
   /** where the kernel calls grid.sync() (k.gridSync): it needs a cooperative launch; absent: nowhere */
   gridSyncSites?: SourceLoc[];
 }

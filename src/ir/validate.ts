@@ -6,9 +6,12 @@ import { UserError } from '../errors.js';
 import type { Instr, KernelIR, Operand, ValueType } from './types.js';
 import { sameType, typeName } from './typesys.js';
 
-/** a pointer register read through `as()` (reinterpret_cast): the same address, another element type */
+/**
+ * a pointer register read through `as()` (reinterpret_cast): the same address, another element type;
+ * or a global pointer read as a generic one (k.generic: a global address is its own generic address)
+ */
 function reinterpreted(a: ValueType, b: ValueType): boolean {
-  return a.tag === 'ptr' && b.tag === 'ptr' && a.space === b.space;
+  return a.tag === 'ptr' && b.tag === 'ptr' && (a.space === b.space || (a.space === 'global' && b.space === 'generic'));
 }
 
 export function validateKernel(ir: KernelIR): void {

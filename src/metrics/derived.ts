@@ -244,6 +244,8 @@ export const DERIVATIONS: readonly Derivation[] = [
   // the data pipe is the one L1TEX constituent the model counts
   alias('l1tex__throughput.avg.pct_of_peak_sustained_elapsed', 'l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed'),
   // --- shared memory ---
+  // ATOMS count in the shared total (test/fidelity/probes/cudaparts: satom, 34 = 1 LDS + 32 STS + 1 ATOMS)
+  sum('smsp__sass_inst_executed_op_shared.sum', 'smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum', 'smsp__sass_inst_executed_op_shared_atom.sum'),
   sum('smsp__sass_inst_executed_op_shared.sum', 'smsp__sass_inst_executed_op_shared_ld.sum', 'smsp__sass_inst_executed_op_shared_st.sum'),
   sum('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum'),
   sum('l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum', 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum'),

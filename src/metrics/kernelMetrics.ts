@@ -7,6 +7,7 @@ import type { InstructionCounters } from '../../types/report.schema.js';
 import type { InstrClass, Program } from '../exec/compile.js';
 import type { InstrCounters } from '../exec/counters.js';
 import type { Instr, SpecialReg } from '../ir/types.js';
+import { localRequests } from '../exec/localOps.js';
 
 type Acc = (i: number) => number;
 
@@ -27,10 +28,14 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   const threadsOn = sum(all, at(c.threadsPredOn));
   const branches = sum(['branch'], at(c.inst));
   const divergent = sum(['branch'], at(c.divergent));
-  const ldWf = sum(['lds'], at(c.wavefronts));
-  const ldWfIdeal = sum(['lds'], at(c.wavefrontsIdeal));
-  const stWf = sum(['sts'], at(c.wavefronts));
-  const stWfIdeal = sum(['sts'], at(c.wavefrontsIdeal));
+  const ldWf = sum(['lds', 'ldgen'], at(c.wavefronts));
+  const ldWfIdeal = sum(['lds', 'ldgen'], at(c.wavefrontsIdeal));
+  const stWf = sum(['sts', 'stgen'], at(c.wavefronts));
+  const stWfIdeal = sum(['sts', 'stgen'], at(c.wavefrontsIdeal));
+  // generic LD/ST (genericOps.ts): executions with lanes in shared memory count as shared accesses with
+  // their wavefronts, the rest as global ones with their requests and sectors, as ncu counts them
+  const genShared = (cls: InstrClass): number => sum([cls], at(c.sharedExec));
+  const genGlobal = (cls: InstrClass): number => sum([cls], (i) => (c.requests[i] as number) - (c.sharedExec[i] as number));
   const atomsWf = sum(['atoms'], at(c.wavefronts));
   const atomsWfIdeal = sum(['atoms'], at(c.wavefrontsIdeal));
   // an LDGSTS's shared-memory writes: in ncu's shared total, not in op_st (surprise 9)
@@ -54,25 +59,33 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'sm__inst_executed_pipe_adu.sum': adu,
     'smsp__thread_inst_executed.sum': threads,
     'smsp__thread_inst_executed_pred_on.sum': threadsOn,
-    'smsp__sass_inst_executed_op_global_ld.sum': sum(['ldg'], at(c.requests)),
-    'smsp__sass_inst_executed_op_global_st.sum': sum(['stg'], at(c.requests)),
+    'smsp__sass_inst_executed_op_global_ld.sum': sum(['ldg'], at(c.requests)) + genGlobal('ldgen'),
+    'smsp__sass_inst_executed_op_global_st.sum': sum(['stg'], at(c.requests)) + genGlobal('stgen'),
     'smsp__sass_inst_executed_op_global_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.requests[i] as number) : 0)),
     'smsp__sass_inst_executed_op_global_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.requests[i] as number) : 0)),
-    'smsp__sass_inst_executed_op_shared_ld.sum': sum(['lds'], at(c.requests)),
-    'smsp__sass_inst_executed_op_shared_st.sum': sum(['sts'], at(c.requests)),
-    'smsp__sass_inst_executed_op_local_ld.sum': 0,
-    'smsp__sass_inst_executed_op_local_st.sum': 0,
+    'smsp__sass_inst_executed_op_shared_ld.sum': sum(['lds'], at(c.requests)) + genShared('ldgen'),
+    'smsp__sass_inst_executed_op_shared_st.sum': sum(['sts'], at(c.requests)) + genShared('stgen'),
+    'smsp__sass_inst_executed_op_local_ld.sum': sum(['ldl'], at(c.requests)),
+    'smsp__sass_inst_executed_op_local_st.sum': sum(['stl'], at(c.requests)),
+    // L1 requests of local accesses: one per 4-byte word of the element (localOps.ts localRequests)
+    'l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum': sum(['ldl'], (i) => (c.requests[i] as number) * localRequests(meta[i]!.bytes)),
+    'l1tex__t_requests_pipe_lsu_mem_local_op_st.sum': sum(['stl'], (i) => (c.requests[i] as number) * localRequests(meta[i]!.bytes)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum': sum(['ldl'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum': sum(['stl'], at(c.sectors)),
+    // the frames are modelled L1-resident (localOps.ts): every local load sector hits
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_hit.sum': sum(['ldl'], at(c.l1Hits)),
+    'l1tex__t_sectors_pipe_lsu_mem_local_op_ld_lookup_miss.sum': sum(['ldl'], (i) => (c.sectors[i] as number) - (c.l1Hits[i] as number)),
     'smsp__sass_inst_executed_op_ldgsts.sum': sum(['ldgsts'], at(c.requests)),
     // LDGSTS requests and sectors count as global loads (ground truth surprise 9)
-    'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.requests)),
-    'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.requests)),
+    'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.requests)) + genGlobal('ldgen'),
+    'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.requests)) + genGlobal('stgen'),
     // ATOM and RED are separate L1TEX ops: on the H200 op_atom counts the ATOMG requests only, one per
     // warp instruction, and the REDs go to op_red (simpleAtomics_testKernel: 1,024 atom requests for
     // 1,024 ATOMG and 4,608 REDG; test/fidelity/groundtruth/cuda-samples)
     'l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.requests[i] as number) : 0)),
     'l1tex__t_requests_pipe_lsu_mem_global_op_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.requests[i] as number) : 0)),
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts'], at(c.sectors)),
-    'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': sum(['stg'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': sum(['ldg', 'ldgsts', 'ldgen'], at(c.sectors)),
+    'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': sum(['stg', 'stgen'], at(c.sectors)),
     'l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('ATOMG') ? (c.sectors[i] as number) : 0)),
     'l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum': sum(['atom'], (i) => (meta[i]?.opcode.startsWith('RED') ? (c.sectors[i] as number) : 0)),
     'smsp__sass_inst_executed_op_branch.sum': branches,
@@ -86,6 +99,12 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': ldWf,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': stWf,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum': miscWf,
+    // shared atomics (ATOMS): one instruction per warp execution with an active lane, their wavefronts
+    // and those above the conflict-free minimum (the bank model's, as for STS)
+    'smsp__inst_executed_op_shared_atom.sum': sum(['atoms'], at(c.requests)),
+    'smsp__sass_inst_executed_op_shared_atom.sum': sum(['atoms'], at(c.requests)),
+    'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum': atomsWf,
+    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum': atomsWf - atomsWfIdeal,
     'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum': ldWf + stWf + atomsWf + ldgstsWf + miscWf,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': ldWf - ldWfIdeal,
     'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': stWf - stWfIdeal,
@@ -93,12 +112,17 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
     'sm__ctas_launched.sum': blocks,
     'smsp__warps_launched.sum': warps,
   };
-  const ldBytes = sum(['ldg', 'ldgsts'], at(c.bytes));
-  const stBytes = sum(['stg'], at(c.bytes));
+  // a generic access's bytes are its global and shared lanes' together (genericOps.ts)
+  const ldBytes = sum(['ldg', 'ldgsts', 'ldgen'], at(c.bytes));
+  const stBytes = sum(['stg', 'stgen'], at(c.bytes));
   const ldSectors = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] as number;
   const stSectors = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] as number;
   if (ldSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio'] = ldBytes / ldSectors;
   if (stSectors > 0) m['smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio'] = stBytes / stSectors;
+  for (const [cls, op] of [['ldl', 'ld'], ['stl', 'st']] as const) {
+    const sectors = sum([cls], at(c.sectors));
+    if (sectors > 0) m[`smsp__sass_average_data_bytes_per_sector_mem_local_op_${op}.ratio`] = sum([cls], at(c.bytes)) / sectors;
+  }
   return m;
 }
 
@@ -123,7 +147,7 @@ export function instructionCounters(prog: Program, c: InstrCounters): Instructio
       thread_inst_executed: c.threads[i] as number,
       thread_inst_executed_true: c.threadsPredOn[i] as number,
     };
-    if (m.cls === 'ldg' || m.cls === 'stg' || m.cls === 'atom' || m.cls === 'ldgsts') {
+    if (m.cls === 'ldg' || m.cls === 'stg' || m.cls === 'atom' || m.cls === 'ldgsts' || m.cls === 'ldgen' || m.cls === 'stgen') {
       const sectors = c.sectors[i] as number;
       const ideal = c.sectorsIdeal[i] as number;
       metrics.memory_l2_theoretical_sectors_global = sectors;
@@ -132,7 +156,8 @@ export function instructionCounters(prog: Program, c: InstrCounters): Instructio
       metrics.memory_l1_tag_requests_global = c.tagLookups[i] as number;
       metrics.memory_l1_hit_sectors_global = c.l1Hits[i] as number;
     }
-    if (m.cls === 'lds' || m.cls === 'sts' || m.cls === 'atoms' || m.cls === 'ldgsts') {
+    if (m.cls === 'ldl' || m.cls === 'stl') metrics.memory_l2_theoretical_sectors_local = c.sectors[i] as number;
+    if (m.cls === 'lds' || m.cls === 'sts' || m.cls === 'atoms' || m.cls === 'ldgsts' || m.cls === 'ldgen' || m.cls === 'stgen') {
       const wf = c.wavefronts[i] as number;
       const ideal = c.wavefrontsIdeal[i] as number;
       metrics.memory_l1_wavefronts_shared = wf;

@@ -31,7 +31,7 @@ import { type Arch, DEFAULT_MEMORY_MODEL, type MemoryModelCosts } from '../arch/
 import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
-import type { Instr, KernelIR, Operand } from '../ir/types.js';
+import { type Instr, type KernelIR, MAX_ASYNC_GROUPS, type Operand } from '../ir/types.js';
 import { Calendars } from './calendar.js';
 import type { RemoteLink } from '../arch/remoteLink.js';
 import { slotDeps, type SlotDeps } from './deps.js';
@@ -256,12 +256,18 @@ function kindOf(m: InstrMeta): number {
     // an async copy's data arrives as a load's does; what waits for it is the wait (DEPBAR), which reads
     // the token the copies write (requests complete about in order, so the last copy's time stands)
     case 'ldgsts':
+    // a generic access is timed as a global one (genericOps.ts)
+    case 'ldgen':
       return K_LDG;
     case 'stg':
+    case 'stgen':
       return K_STG;
+    // local accesses the model keeps in L1 (localOps.ts) take the L1 data path as shared ones do
     case 'lds':
+    case 'ldl':
       return K_LDS;
     case 'sts':
+    case 'stl':
       return K_STS;
     case 'atom':
       return K_ATOM;
@@ -393,6 +399,70 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   }
   const MMC = P.mm;
   const deps: SlotDeps = slotDeps(meta);
+  // cp.async groups (LDGDEPBAR closes one, DEPBAR.LE SB0, N waits for all but the newest N): per warp the
+  // open group's latest completion and the committed groups' completions, oldest first. A wait-all
+  // (waitAsyncCopies) waits through the copies' token register as before and forgets the groups.
+  const A_COPY = 1;
+  const A_COMMIT = 2;
+  const A_WAIT = 3;
+  const A_WAITALL = 4;
+  const asyncRole = new Uint8Array(nSlots);
+  const asyncPrior = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) {
+    const m = meta[i] as InstrMeta;
+    if (m.cls === 'ldgsts') asyncRole[i] = A_COPY;
+    else if (m.opcode === 'LDGDEPBAR') asyncRole[i] = A_COMMIT;
+    else if (m.instr?.op === 'cpwaitprior') {
+      asyncRole[i] = A_WAIT;
+      asyncPrior[i] = m.instr.prior;
+    } else if (m.instr?.op === 'cpwait') asyncRole[i] = A_WAITALL;
+  }
+  const G = MAX_ASYNC_GROUPS;
+  let grpOpen = new Float64Array(0);
+  let grpRing = new Float64Array(0);
+  let grpCount = new Int32Array(0);
+  const groupsOf = (wi: number): void => {
+    if (wi < grpOpen.length) return;
+    const n = Math.max(wi + 1, 2 * grpOpen.length, 64);
+    const open = new Float64Array(n);
+    open.set(grpOpen);
+    const ring = new Float64Array(n * G);
+    ring.set(grpRing);
+    const count = new Int32Array(n);
+    count.set(grpCount);
+    grpOpen = open;
+    grpRing = ring;
+    grpCount = count;
+  };
+  /** an async-group instruction at issue time t: returns when it may issue (a wait) */
+  const asyncGroups = (wi: number, role: number, pc: number, t: number): number => {
+    groupsOf(wi);
+    const at = wi * G;
+    let n = grpCount[wi] as number;
+    if (role === A_COMMIT) {
+      if (n === G) {
+        // the oldest two merge: a wait that covers one covers both
+        grpRing[at + 1] = Math.max(grpRing[at] as number, grpRing[at + 1] as number);
+        grpRing.copyWithin(at, at + 1, at + G);
+        n--;
+      }
+      grpRing[at + n] = grpOpen[wi] as number;
+      grpCount[wi] = n + 1;
+      grpOpen[wi] = 0;
+      return t;
+    }
+    if (role === A_WAITALL) {
+      grpCount[wi] = 0;
+      return t;
+    }
+    const keep = asyncPrior[pc] as number;
+    if (n <= keep) return t;
+    let done = t;
+    for (let g = 0; g < n - keep; g++) done = Math.max(done, grpRing[at + g] as number);
+    grpRing.copyWithin(at, at + n - keep, at + n);
+    grpCount[wi] = keep;
+    return done;
+  };
   // the registers each slot reads and writes, flattened: slot s's are [at[s], at[s + 1]) of one array
   // (the hot path reads two typed arrays instead of one per slot)
   const flat = (lists: readonly Int32Array[]): { at: Int32Array; regs: Int32Array } => {
@@ -630,6 +700,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     ws[o + W_BAR_KEY] = -1;
     ws[o + W_DRAIN] = 0;
     ws[o + W_L2] = t;
+    // a new block's warp has no copies in flight
+    if (wi < grpOpen.length) {
+      grpOpen[wi] = 0;
+      grpCount[wi] = 0;
+    }
     // a loop: a handful of registers, where fill() costs a builtin call per warp
     for (let i = o + W_READY; i < o + W_STRIDE; i++) ws[i] = 0;
   };
@@ -685,6 +760,16 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         t = rel;
       }
       ws[o + W_BAR_KEY] = -1;
+    }
+    // a commit closes the warp's group of copies; a wait for all but the newest N holds the warp until
+    // the older groups have landed (long scoreboard: the copies are global loads)
+    const role = asyncRole[pc] as number;
+    if (role > A_COPY) {
+      const tw = asyncGroups(wi, role, pc, t);
+      if (tw > t) {
+        stall[R_LONG] = (stall[R_LONG] as number) + tw - t;
+        t = tw;
+      }
     }
     // scoreboard
     const base = wi * nRegs;
@@ -1004,6 +1089,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         const r = writeRegs[j] as number;
         ws[readyAt + r] = done;
         readyKind[base + r] = R_LONG;
+      }
+      if (asyncRole[pc] === A_COPY) {
+        groupsOf(wi);
+        if (done > (grpOpen[wi] as number)) grpOpen[wi] = done;
       }
     } else {
       // a store is acknowledged once the L2 has taken it; the data's way to DRAM is the L2's business

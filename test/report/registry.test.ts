@@ -8,7 +8,7 @@ const GT = fileURLToPath(new URL('../../../shared/groundtruth/h200/', import.met
 const FAMILIES = ['g', 'sh', 'div', 'occ', 'cp', 'sync', 'ws', 'l2'];
 const FULL = ['full_raw_g_ld_u32_stride32.csv', 'full_raw_sh_transpose_32x32_bd32x8.csv'];
 /** our own H200 probes, for the ids the ground truth does not collect */
-const PROBES = ['shared_misc_probe_h200.csv'].map((f) => fileURLToPath(new URL(`../fidelity/probes/${f}`, import.meta.url)));
+const PROBES = ['shared_misc_probe_h200.csv', 'cudaparts/parts_probe_h200.csv'].map((f) => fileURLToPath(new URL(`../fidelity/probes/${f}`, import.meta.url)));
 
 /** metric id → unit, from the units rows of every ground-truth CSV */
 function groundTruthUnits(paths: readonly string[]): Map<string, string> {

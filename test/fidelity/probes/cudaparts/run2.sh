@@ -1,0 +1,4 @@
+cd /tmp/cp && M=smsp__inst_executed.sum,smsp__sass_inst_executed_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_shared_atom.sum,smsp__inst_executed_op_shared_atom.sum,smsp__sass_inst_executed_op_branch.sum,gpu__time_duration.sum
+for f in pipe_probe tile_probe; do nvcc -arch=sm_90 -O3 -std=c++17 -o $f $f.cu > $OUT/${f}_build.txt 2>&1 && cuobjdump -sass $f | grep -E "Function|^ +/\*[0-9a-f]{4}\*/" | sed 's@ */\* 0x[0-9a-f]* \*/@@' > $OUT/${f}_sass.txt
+ ncu --cache-control all --clock-control none --metrics $M --csv --page raw ./$f > $OUT/${f}_h200.csv 2> $OUT/${f}_ncu.log; done
+cuobjdump -sass p 2>/dev/null | sed -n '/_Z3genPii/,/EXIT/p' | sed 's@ */\* 0x[0-9a-f]* \*/@@' > $OUT/gen_sass.txt
