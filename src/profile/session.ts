@@ -28,6 +28,7 @@ import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
 import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
+import { planSample, type SampleOptions, type SamplePlan, scaleCacheMetrics, sliceArch, sliceHierarchyOptions } from './sample.js';
 
 export interface SessionOptions {
   arch: Arch;
@@ -50,6 +51,8 @@ export interface SessionOptions {
   schedule?: Schedule;
   /** `warpsight check`: observes every launch, profiled or not (absent: none) */
   check?: LaunchCheck;
+  /** `--sample`: a kernel's own launch on a big grid runs a sample of its blocks (profile/sample.ts); absent: exact */
+  sample?: SampleOptions;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -366,18 +369,24 @@ export class Session {
    * other work (a program's co-running kernels, copies, other PEs) it is advanced again after their
    * writes (`external`: the write epoch), its cache counters set aside meanwhile
    */
-  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number) {
+  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number, sample?: SampleOptions) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
     const gridWorkspace = this.gridWorkspaceFor(def, ir);
-    this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
+    // a sampled launch runs on a slice of the GPU with its own caches (occupancy: the whole launch's);
+    // a grid too small to sample (planSample says why) runs exact
+    const planned = sample && gridWorkspace === undefined ? planSample(o.arch, grid, occ.blocksPerSm, sample) : null;
+    const plan: SamplePlan | null = planned !== null && typeof planned !== 'string' ? planned : null;
+    const arch = plan ? sliceArch(o.arch, plan) : o.arch;
+    const memsys = plan ? new MemoryHierarchy(arch, sliceHierarchyOptions(plan)) : this.memsys;
+    memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const run = startLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
-      arch: o.arch,
+      arch,
       file: o.file,
       mem: this.mem,
-      memsys: this.memsys,
+      memsys,
       grid,
       block,
       maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
@@ -391,6 +400,7 @@ export class Session {
       ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
       ...(o.check ? { check: o.check } : {}),
       ...(this.domainLaunch ? { syncDomain: this.domainLaunch } : {}),
+      ...(plan ? { sample: plan } : {}),
     });
     // the launch's cache counters while it is parked and others count (null: it is running now)
     let aside: HierarchyCounters | null = null;
@@ -405,6 +415,7 @@ export class Session {
           return null;
         }
         if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
+        if (plan) return { out, occ, cache: scaleCacheMetrics(memsys.endLaunch(), plan, o.arch) };
         const cache = this.memsys.endLaunch();
         if (others) this.memsys.swapCounters(others);
         return { out, occ, cache };
@@ -447,7 +458,7 @@ export class Session {
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
     // only a profiled launch is explained: its report entry carries the explanation
-    const started = this.startExecute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain, external);
+    const started = this.startExecute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain, external, standalone ? o.sample : undefined);
     return {
       grid: started.grid,
       describeSpin: started.describeSpin,
@@ -462,7 +473,8 @@ export class Session {
     const o = this.opts;
     const { out, occ, cache } = done;
     let check: KernelResult['check'];
-    if (standalone && def.check) {
+    // a sampled launch did not run most blocks: their outputs are not there to check (its note says so)
+    if (standalone && def.check && !out.result.sampled) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });
       // most bundled checks sample outputs of the kernel's own launch: say so when it was changed
       const changed = o.grid || o.block ? ' (--grid/--block changed the launch: the check may read outputs only the kernel\'s own launch writes)' : '';
