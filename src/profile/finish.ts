@@ -8,7 +8,7 @@ import type { Arch } from '../arch/types.js';
 import { withDerivedMetrics } from '../metrics/derived.js';
 import { applyRules } from '../metrics/rules/index.js';
 import type { OccupancyForLaunch } from './occupancy.js';
-import { sampledNote } from './sample.js';
+import { sampledNote } from '../report/sampled.js';
 
 export function deviceOf(arch: Arch): Device {
   return { arch: arch.id, name: arch.name, cc: `${arch.cc[0]}.${arch.cc[1]}`, smCount: arch.smCount };
