@@ -26,6 +26,7 @@ import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
+import { notSampledNote } from '../report/sampled.js';
 import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 import { planSample, type SampleOptions, type SamplePlan, scaleCacheMetrics, sliceArch, sliceHierarchyOptions } from './sample.js';
@@ -377,7 +378,7 @@ export class Session {
     const gridWorkspace = this.gridWorkspaceFor(def, ir);
     // a sampled launch runs on a slice of the GPU with its own caches (occupancy: the whole launch's);
     // a grid too small to sample (planSample says why) runs exact
-    const planned = sample && gridWorkspace === undefined ? planSample(o.arch, grid, occ.blocksPerSm, sample) : null;
+    const planned = sample ? (gridWorkspace === undefined ? planSample(o.arch, grid, occ.blocksPerSm, sample) : 'a cooperative launch needs every block resident') : null;
     const plan: SamplePlan | null = planned !== null && typeof planned !== 'string' ? planned : null;
     const arch = plan ? sliceArch(o.arch, plan) : o.arch;
     const memsys = plan ? new MemoryHierarchy(arch, sliceHierarchyOptions(plan)) : this.memsys;
@@ -418,6 +419,8 @@ export class Session {
         if (plan) return { out, occ, cache: scaleCacheMetrics(memsys.endLaunch(), plan, o.arch) };
         const cache = this.memsys.endLaunch();
         if (others) this.memsys.swapCounters(others);
+        // asked to sample a grid it could not: the entry says why it ran exact
+        if (typeof planned === 'string') return { out, occ, cache, unsampled: planned };
         return { out, occ, cache };
       },
     };
@@ -472,6 +475,7 @@ export class Session {
   private finishLaunchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, standalone: boolean, grid: Dim3, block: Dim3, done: NonNullable<ReturnType<ReturnType<Session['startExecute']>['advance']>>): KernelResult {
     const o = this.opts;
     const { out, occ, cache } = done;
+    const unsampled = 'unsampled' in done ? done.unsampled : undefined;
     let check: KernelResult['check'];
     // a sampled launch did not run most blocks: their outputs are not there to check (its note says so)
     if (standalone && def.check && !out.result.sampled) {
@@ -490,6 +494,7 @@ export class Session {
       registersPerThread: occ.registersPerThread,
       registersSource: occ.registersSource,
     });
+    if (unsampled !== undefined) result.notes.unshift(notSampledNote(unsampled));
     this.results.push(result);
     return result;
   }

@@ -15,3 +15,14 @@ export function sampledNote(s: NonNullable<KernelResult['sampled']>): string {
     'Occupancy and launch limits are exact. The other blocks were not run: their outputs are not computed and the kernel\'s check was not run.'
   );
 }
+
+const NOT_SAMPLED = 'Not sampled (--sample): ';
+
+/** the note of a launch `--sample` could not sample (too small a grid, a cooperative launch) */
+export function notSampledNote(reason: string): string {
+  return `${NOT_SAMPLED}${reason}; the launch ran exact.`;
+}
+
+export function isNotSampledNote(note: string): boolean {
+  return note.startsWith(NOT_SAMPLED);
+}
