@@ -96,3 +96,36 @@ describe('a sampled launch of a grid whose blocks differ', () => {
     expect(stores.error).toBeLessThan(1e-3);
   });
 });
+
+/**
+ * 1,056 blocks of 1,024 threads (2 per SM): block b >= 128 spins until block b - 128 has set its
+ * flag. Exact, the block it waits for started earlier and is resident or done; sampled, the windows
+ * after the first wait for blocks the sample does not run
+ */
+const waitsBack = defineKernel({
+  name: 'waits_back',
+  params: { flags: ptr('global', u32) },
+  launch: { grid: 1056, block: 1024 },
+  setup: (h) => ({ flags: h.alloc(u32, 1056, 'flags') }),
+  check: (h, { flags }) => {
+    for (let b = 0; b < 1056; b++) if (h.readNumber(flags, u32, b) !== 1) return `flags[${b}] = ${h.readNumber(flags, u32, b)}, expected 1`;
+    return null;
+  },
+  body: (k, { flags }) => {
+    const b = k.blockIdx.x;
+    k.if(k.threadIdx.x.eq(0), () => {
+      k.if(b.ge(128), () => k.while(() => flags.at(b.sub(128)).get({ cache: 'strong' }).eq(0), () => {}));
+      flags.at(b).store(1, { cache: 'strong' });
+    });
+  },
+});
+
+describe('a sampled launch whose blocks wait for blocks it does not run', () => {
+  it('runs exact instead of reporting a deadlock the kernel does not have, and says why', () => {
+    const r = profileDefinitions([waitsBack], { file: FILE, sample: true }).kernels[0]!;
+    expect(r.sampled).toBeUndefined();
+    expect(r.check).toEqual({ passed: true });
+    expect(r.notes[0]).toMatch(/^Not sampled \(--sample\): its sampled blocks deadlocked, waiting for blocks the sample did not run \(.*sample\.test\.ts:\d+: deadlock in kernel 'waits_back'.*\); the launch ran exact\.$/);
+    expect(r.metrics['sm__ctas_launched.sum']).toBe(1056);
+  });
+});
