@@ -66,6 +66,10 @@ export default class Profile extends WarpsightCommand {
       description: "explain a number: one warp's lanes mapped to the sectors (global) or banks (shared) of each memory instruction of a line: file:line, a line of the kernel file, or all (repeatable)",
     }),
     'max-warp-instructions': Flags.integer({ min: 1, default: 50_000_000, description: 'instructions one warp may execute before the run stops as a runaway loop' }),
+    sample: Flags.boolean({
+      description:
+        "sampled simulation for big grids (TBPoint/Sieve-style): run ~6 % of a kernel's blocks (two windows of consecutive blocks in each of 2 strata of the grid) in full detail on a slice of 8 of the GPU's SMs, and extrapolate the counters; the report says it was sampled, with an error bound per counter class. The other blocks are not run: the kernel's check is skipped. Grids under ~2 waves per slice SM, programs' launches and cooperative launches run exact",
+    }),
     timing: Flags.boolean({
       default: true,
       allowNo: true,
@@ -125,6 +129,7 @@ export default class Profile extends WarpsightCommand {
       cacheControl: flags['cache-control'],
       maxWarpInstructions: flags['max-warp-instructions'],
       timing: flags.timing,
+      ...(flags.sample ? { sample: true } : {}),
       ...(flags['hw-queues'] !== undefined ? { hwQueues: flags['hw-queues'] } : {}),
       ...(flags.pes !== undefined ? { pes: parsePes(flags.pes) } : {}),
       ...(flags['share-gpu'] !== undefined ? { shareGpu: flags['share-gpu'] } : {}),

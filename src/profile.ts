@@ -19,6 +19,7 @@ import { SCHEDULES, type Schedule } from './runtime/runtime.js';
 import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
+import type { SampleOptions } from './profile/sample.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -63,6 +64,13 @@ export interface ProfileRequest {
    * in the profiled launches is a usage error.
    */
   explain?: ExplainRequest;
+  /**
+   * `--sample`: a kernel whose grid is big enough runs a representative subset of its blocks in
+   * detail on a slice of the GPU, and its counters are extrapolated (profile/sample.ts); each such
+   * entry carries `sampled` (blocks run, groups, error bounds). Exact (the default) without it.
+   * Programs' launches always run exact.
+   */
+  sample?: boolean | SampleOptions;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -109,6 +117,7 @@ function sessionOptions(req: ProfileRequest): SessionOptions {
     ...(req.hwQueues !== undefined ? { hwQueues: req.hwQueues } : {}),
     ...(req.explain !== undefined ? { explain: explainMatcher(req.explain, req.file) } : {}),
     ...(req.schedule ? { schedule: req.schedule } : {}),
+    ...(req.sample ? { sample: req.sample === true ? {} : req.sample } : {}),
   };
 }
 

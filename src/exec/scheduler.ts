@@ -46,6 +46,13 @@ export interface RunOptions {
   quantum: number;
   /** a warp that executes more instructions than this is a runaway loop */
   maxWarpInstructions: number;
+  /**
+   * sampled simulation (profile/sample.ts): the blocks to run, by linear index, in dispatch order
+   * (default: every block of the grid); the others do not run at all
+   */
+  blocks?: Int32Array;
+  /** a block finished: its linear index and the warp instructions its warps executed (sampled runs' per-block figures) */
+  onBlockDone?: (linear: number, warpInstructions: number) => void;
 }
 
 interface PendingBarrier {
@@ -170,7 +177,9 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   const [bx, by, bz] = env.block;
   const blockThreads = bx * by * bz;
   const warpsPerBlock = Math.ceil(blockThreads / 32);
-  const totalBlocks = gx * gy * gz;
+  const order = opts.blocks;
+  // the blocks this run starts (a sampled run: the chosen ones only)
+  const totalBlocks = order ? order.length : gx * gy * gz;
   const slotsCount = Math.max(1, Math.min(totalBlocks, opts.smCount * opts.blocksPerSm));
   const fns = prog.fns;
   const flags = slotFlags(prog);
@@ -210,7 +219,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
       b.linear = -1;
       return false;
     }
-    const linear = nextBlock++;
+    const linear = order ? (order[nextBlock++] as number) : nextBlock++;
     b.linear = linear;
     b.threads = blockThreads;
     b.barriers.clear();
@@ -452,7 +461,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     const waitText = waiters.length
       ? `; ${waiters.length} other warp${waiters.length === 1 ? '' : 's'} of ${blocksOf(waiters).length === 1 ? 'that block wait' : 'those blocks wait'} at barriers (line ${lines(waiters, (w) => w.barPc)})`
       : '';
-    const never = nextBlock < totalBlocks ? Array.from({ length: totalBlocks - nextBlock }, (_, i) => nextBlock + i) : [];
+    const never = nextBlock < totalBlocks ? Array.from({ length: totalBlocks - nextBlock }, (_, i) => (order ? (order[nextBlock + i] as number) : nextBlock + i)) : [];
     const neverText = never.length
       ? `; block${never.length === 1 ? '' : 's'} ${blockRanges(never)} never started: ${never.length === 1 ? 'it needs' : 'they need'} a resident block to finish first (${slotsCount} block${slotsCount === 1 ? ' is' : 's are'} resident at once). ` +
         `A block must not wait for a block launched after it unless all are co-resident: launch at most ${slotsCount} blocks (a cooperative launch), or pass the value through a later kernel`
@@ -489,6 +498,11 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
         }
         const progressed = runBlock(b);
         if (b.done()) {
+          if (opts.onBlockDone) {
+            let n = 0;
+            for (const w of b.warps) n += w.steps;
+            opts.onBlockDone(b.linear, n);
+          }
           // the freed slot's next block takes its first turn at once, as the GPU's block scheduler
           // refills a slot when it frees: the slots do not fall into lock-step waves
           if (startBlock(b)) runBlock(b);

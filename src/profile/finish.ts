@@ -8,6 +8,7 @@ import type { Arch } from '../arch/types.js';
 import { withDerivedMetrics } from '../metrics/derived.js';
 import { applyRules } from '../metrics/rules/index.js';
 import type { OccupancyForLaunch } from './occupancy.js';
+import { sampledNote } from '../report/sampled.js';
 
 export function deviceOf(arch: Arch): Device {
   return { arch: arch.id, name: arch.name, cc: `${arch.cc[0]}.${arch.cc[1]}`, smCount: arch.smCount };
@@ -86,7 +87,8 @@ export function finishResult(x: FinishInput): KernelResult {
     sourceLines: sourceText(x.base.file),
     rules,
     ...(x.check ? { check: x.check } : {}),
-    notes: notesFor(sorted, x.registersSource),
+    notes: x.base.sampled ? [sampledNote(x.base.sampled), ...notesFor(sorted, x.registersSource)] : notesFor(sorted, x.registersSource),
     ...(x.base.explain ? { explain: x.base.explain } : {}),
+    ...(x.base.sampled ? { sampled: x.base.sampled } : {}),
   };
 }

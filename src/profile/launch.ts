@@ -30,6 +30,7 @@ import { instructionCounters, kernelMetrics } from '../metrics/kernelMetrics.js'
 import { explainedInstruction, reportFileName } from '../report/explain.js';
 import { createTimingModel, type TimingLaunch } from '../timing/model.js';
 import type { DomainLaunch, SlowWriteLog } from '../device/syncDomains.js';
+import { type SamplePlan, SampleTally, sampleSummary, scaleCounters, scaleTimingMetrics } from './sample.js';
 
 export interface LaunchOptions {
   arch: Arch;
@@ -59,6 +60,11 @@ export interface LaunchOptions {
   syncDomain?: { view: DomainLaunch; log: SlowWriteLog };
   /** `warpsight check`: observes the launch's accesses (absent: none, at no cost) */
   check?: LaunchCheck;
+  /**
+   * `--sample`: run the plan's blocks only (on the slice `arch` describes) and extrapolate the
+   * counters to the whole grid (profile/sample.ts)
+   */
+  sample?: SamplePlan;
 }
 
 /** what `warpsight check` (src/check) hooks into a launch: before compilation, after it, after the run */
@@ -214,11 +220,25 @@ export function startLaunch(
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? (opts.peers.link ?? remoteLinkOf(interconnectFor(opts.arch))) : null;
   const syncDomain = opts.syncDomain ? domainCycles(opts.syncDomain, opts.arch.smClockHz) : null;
+  const plan = opts.sample;
+  const tally = plan ? new SampleTally(plan) : null;
+  // a sampled run's timing model sees the blocks that run: they are all its grid
+  const timedGrid: Dim3 = plan ? [plan.blocks.length, 1, 1] : grid;
+  const userOnBlock = opts.onBlock;
+  const onBlock = tally ? (l: number, s: number, e: number) => (tally.blockTime(l, s, e), userOnBlock?.(l, s, e)) : userOnBlock;
   const timing = env.observer
-    ? createTimingModel(opts.arch, { grid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(opts.onBlock ? { onBlock: opts.onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
+    ? createTimingModel(opts.arch, { grid: timedGrid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(onBlock ? { onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
     : null;
   if (timing) {
     Object.assign(env.observer as object, timing.observer);
+    if (tally) {
+      // each window's memory traffic, for the error bound (one call per warp request)
+      const memory = timing.observer.memory;
+      (env.observer as { memory: typeof memory }).memory = (w, index, outcome, sectors, lines) => {
+        tally.access(w.blockLinear, sectors, outcome ? outcome.dramSectors + outcome.dramWriteSectors : 0);
+        memory(w, index, outcome, sectors, lines);
+      };
+    }
     const hold = pollHold(timing.observer);
     if (hold) env.hold = hold;
   }
@@ -231,6 +251,7 @@ export function startLaunch(
       blocksPerSm,
       quantum: opts.quantum,
       maxWarpInstructions: opts.maxWarpInstructions,
+      ...(plan && tally ? { blocks: plan.blocks, onBlockDone: (l: number, n: number) => tally.blockDone(l, n) } : {}),
     },
     opts.external,
   );
@@ -239,7 +260,7 @@ export function startLaunch(
     advance: () => {
       if (gridRun.advance() === 'parked') return null;
       opts.check?.end();
-      return finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts);
+      return finishLaunch(def, ir, prog, env, gridRun.stats, timing, recorder, blocksPerSm, dyn, opts, tally);
     },
   };
 }
@@ -267,22 +288,35 @@ function finishLaunch(
   blocksPerSm: number,
   dyn: number,
   opts: LaunchOptions,
+  tally: SampleTally | null = null,
 ): LaunchOutcome {
   const { grid, block } = env;
-  const metrics: Record<string, number | string> = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
-  // Warpsight's own: strong loads that re-read an unchanged value (a spin loop's empty polls), for the
-  // flag-polling rules; only in launches that poll, so that other reports keep their metric list
-  if (env.syncVersions && env.syncVersions.repeats > 0) metrics['warpsight__spin_polls'] = env.syncVersions.repeats;
+  const interpreted = kernelMetrics(prog, env.counters, stats.blocks, stats.warps);
+  let timed: Record<string, number> = {};
   const dram = opts.memsys instanceof MemoryHierarchy ? opts.memsys.dram : null;
   // DRAM time goes by bursts: a lone sector of a pair occupies its whole burst (memory/dram.ts)
   const burst = dram ? dram.burstSectors * opts.arch.sectorSize : 0;
   if (timing) {
-    const sharedWavefronts = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
-    const lsuMiscInstructions = Number(metrics['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum']);
+    // a sampled run's timing model takes the traffic of the blocks that ran (on its slice)
+    const sharedWavefronts = Number(interpreted['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
+    const lsuMiscInstructions = Number(interpreted['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum']);
     const traffic = dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {};
-    const aduInstructions = Number(metrics['sm__inst_executed_pipe_adu.sum']);
-    Object.assign(metrics, timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions }));
+    const aduInstructions = Number(interpreted['sm__inst_executed_pipe_adu.sum']);
+    timed = timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions });
   }
+  let counted = interpreted;
+  if (tally) {
+    // the whole grid's counts: per instruction, and the kernel's totals from them
+    const plan = tally.plan;
+    scaleCounters(env.counters, plan.scale);
+    counted = kernelMetrics(prog, env.counters, plan.total, plan.total * (stats.warps / Math.max(1, stats.blocks)));
+    timed = scaleTimingMetrics(timed, plan);
+  }
+  const metrics: Record<string, number | string> = { ...counted };
+  // Warpsight's own: strong loads that re-read an unchanged value (a spin loop's empty polls), for the
+  // flag-polling rules; only in launches that poll, so that other reports keep their metric list
+  if (env.syncVersions && env.syncVersions.repeats > 0) metrics['warpsight__spin_polls'] = tally ? Math.round(env.syncVersions.repeats * tally.plan.scale) : env.syncVersions.repeats;
+  Object.assign(metrics, timed);
   const explain = recorder ? explainedInstructions(recorder, prog.meta, env.counters, opts.mem) : [];
   return {
     ir,
@@ -304,6 +338,7 @@ function finishLaunch(
       metrics,
       instructions: instructionCounters(prog, env.counters),
       ...(explain.length > 0 ? { explain } : {}),
+      ...(tally ? { sampled: sampleSummary(tally.plan, tally) } : {}),
     },
   };
 }

@@ -26,8 +26,10 @@ import type { PeerEnv } from '../exec/peerEnv.js';
 import type { Timeline } from '../runtime/timeline.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
+import { notSampledNote } from '../report/sampled.js';
 import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
+import { planSample, type SampleOptions, type SamplePlan, scaleCacheMetrics, sliceArch, sliceHierarchyOptions } from './sample.js';
 
 export interface SessionOptions {
   arch: Arch;
@@ -50,6 +52,8 @@ export interface SessionOptions {
   schedule?: Schedule;
   /** `warpsight check`: observes every launch, profiled or not (absent: none) */
   check?: LaunchCheck;
+  /** `--sample`: a kernel's own launch on a big grid runs a sample of its blocks (profile/sample.ts); absent: exact */
+  sample?: SampleOptions;
 }
 
 /** one program's run on the runtime: its timeline */
@@ -121,6 +125,7 @@ export class Session {
     this.pe = shared?.pe ?? null;
     if (!shared) this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
     this.memsys = shared?.memsys ?? new MemoryHierarchy(opts.arch);
+    this.sampling = opts.sample;
   }
 
   /**
@@ -129,6 +134,28 @@ export class Session {
    * (with `--cache-control none` the next kernel may find their lines in L2, as after cudaFree)
    */
   runKernel(def: KernelDef): KernelResult {
+    try {
+      return this.runKernelOnce(def);
+    } catch (e) {
+      // a sampled launch whose blocks wait for blocks it did not run (a flag, a counter they set)
+      // never finishes: the launch runs again exact, from its own setup, and says why
+      if (this.sampling === undefined || !(e instanceof KernelFault && e.kind === 'deadlock')) throw e;
+      const sampling = this.sampling;
+      this.sampling = undefined;
+      try {
+        const r = this.runKernelOnce(def);
+        r.notes.unshift(notSampledNote(`its sampled blocks deadlocked, waiting for blocks the sample did not run (${e.message.split('\n')[0]})`));
+        return r;
+      } finally {
+        this.sampling = sampling;
+      }
+    }
+  }
+
+  /** `--sample` for kernels' own launches (runKernel turns it off for a launch whose sample deadlocked) */
+  private sampling: SampleOptions | undefined;
+
+  private runKernelOnce(def: KernelDef): KernelResult {
     const heap = this.mem.mark();
     try {
       const scalars = resolveScalars(def, this.opts.params);
@@ -369,18 +396,24 @@ export class Session {
    * other work (a program's co-running kernels, copies, other PEs) it is advanced again after their
    * writes (`external`: the write epoch), its cache counters set aside meanwhile
    */
-  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number) {
+  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number, sample?: SampleOptions) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
     const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
     const gridWorkspace = this.gridWorkspaceFor(def, ir);
-    this.memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
+    // a sampled launch runs on a slice of the GPU with its own caches (occupancy: the whole launch's);
+    // a grid too small to sample (planSample says why) runs exact
+    const planned = sample ? (gridWorkspace === undefined ? planSample(o.arch, grid, occ.blocksPerSm, sample) : 'a cooperative launch needs every block resident') : null;
+    const plan: SamplePlan | null = planned !== null && typeof planned !== 'string' ? planned : null;
+    const arch = plan ? sliceArch(o.arch, plan) : o.arch;
+    const memsys = plan ? new MemoryHierarchy(arch, sliceHierarchyOptions(plan)) : this.memsys;
+    memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const run = startLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
-      arch: o.arch,
+      arch,
       file: o.file,
       mem: this.mem,
-      memsys: this.memsys,
+      memsys,
       grid,
       block,
       maxWarpInstructions: o.maxWarpInstructions ?? 50_000_000,
@@ -394,6 +427,7 @@ export class Session {
       ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
       ...(o.check ? { check: o.check } : {}),
       ...(this.domainLaunch ? { syncDomain: this.domainLaunch } : {}),
+      ...(plan ? { sample: plan } : {}),
     });
     // the launch's cache counters while it is parked and others count (null: it is running now)
     let aside: HierarchyCounters | null = null;
@@ -408,8 +442,11 @@ export class Session {
           return null;
         }
         if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
+        if (plan) return { out, occ, cache: scaleCacheMetrics(memsys.endLaunch(), plan, o.arch) };
         const cache = this.memsys.endLaunch();
         if (others) this.memsys.swapCounters(others);
+        // asked to sample a grid it could not: the entry says why it ran exact
+        if (typeof planned === 'string') return { out, occ, cache, unsampled: planned };
         return { out, occ, cache };
       },
     };
@@ -450,7 +487,7 @@ export class Session {
     const grid = o.grid ?? dim3(cfg.grid);
     const block = o.block ?? dim3(cfg.block);
     // only a profiled launch is explained: its report entry carries the explanation
-    const started = this.startExecute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain, external);
+    const started = this.startExecute(def, args, scalars, cfg, grid, block, o.cacheControl, timing, onBlock, o.explain, external, standalone ? this.sampling : undefined);
     return {
       grid: started.grid,
       describeSpin: started.describeSpin,
@@ -464,8 +501,10 @@ export class Session {
   private finishLaunchWith(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, standalone: boolean, grid: Dim3, block: Dim3, done: NonNullable<ReturnType<ReturnType<Session['startExecute']>['advance']>>): KernelResult {
     const o = this.opts;
     const { out, occ, cache } = done;
+    const unsampled = 'unsampled' in done ? done.unsampled : undefined;
     let check: KernelResult['check'];
-    if (standalone && def.check) {
+    // a sampled launch did not run most blocks: their outputs are not there to check (its note says so)
+    if (standalone && def.check && !out.result.sampled) {
       const msg = def.check(this.host, argsForCheck(def, args, scalars), { grid, block });
       // most bundled checks sample outputs of the kernel's own launch: say so when it was changed
       const changed = o.grid || o.block ? ' (--grid/--block changed the launch: the check may read outputs only the kernel\'s own launch writes)' : '';
@@ -481,6 +520,7 @@ export class Session {
       registersPerThread: occ.registersPerThread,
       registersSource: occ.registersSource,
     });
+    if (unsampled !== undefined) result.notes.unshift(notSampledNote(unsampled));
     this.results.push(result);
     return result;
   }

@@ -17,6 +17,7 @@ import { escapeControl } from '../errors.js';
 import { type PrintUnits, RULE_TEXT_WIDTH, formatMetric, formatNumber, formatSpeedup, pyFixed, wrapNcu } from './format.js';
 import { programLines, scalingLines } from './programSummary.js';
 import { hotSpots, summarizeSourceLines, threadsPerInstruction, type SourceLineSummary } from './sourceLines.js';
+import { isNotSampledNote, sampledNote } from './sampled.js';
 
 export interface TerminalOptions {
   /** section identifiers to print (ncu's `--section`); default: the report's, else all */
@@ -282,6 +283,9 @@ export function renderKernelLines(
   const selected = (id: string): boolean => wanted === undefined || wanted.has(id);
   const cc = ccNumber(device.cc);
   const out = [kernelHeaderLine(kernel, device)];
+  // a sampled launch's numbers are extrapolated: said before any of them
+  if (kernel.sampled) out.push(`    ==WARPSIGHT== ${sampledNote(kernel.sampled)}`);
+  for (const n of kernel.notes) if (isNotSampledNote(n)) out.push(`    ==WARPSIGHT== ${n}`);
   if (opts.metrics !== undefined && opts.metrics.length > 0) {
     out.push(...sectionLines(commandLineMetricsSection(opts.metrics), kernel, [], opts, cc));
   }

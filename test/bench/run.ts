@@ -11,6 +11,7 @@
  * sampled by the grid scheduler's memory-budget checks every 65,536 warp instructions, and before and
  * after): issue 38's bound, the long loop of 16 M warp instructions with the timing model on among
  * the workloads (7.7 GB before the timing model's state followed what is live).
+ * Then `--sample`'s speed-up and worst counter error against the exact run per workload (test/bench/sampled.ts).
  * Last, the CLI's fixed cost: a 1-block profile end to end, dev and built (test/bench/startup.ts).
  */
 import { performance } from 'node:perf_hooks';
@@ -103,6 +104,9 @@ for (let r = 0; r < 3; r++) {
 deadlockMs.sort((a, b) => a - b);
 console.log(`inter-block deadlock (${DEADLOCK}): ${deadlockKind} diagnosed in ${Math.round(deadlockMs[1]!)} ms (median of 3, ${Math.round(deadlockMs[0]!)}-${Math.round(deadlockMs[2]!)} ms; target 1,000 ms)`);
 console.log(`deadlock_detect_ms: ${Math.round(deadlockMs[1]!)}`);
+
+// sampled mode's speed-up and error against the exact run, per workload (test/bench/sampled.ts)
+await import('./sampled.js');
 
 // the runtime's workload: 10,000 graph-replayed kernels (test/bench/runtime.ts)
 await import('./runtime.js');
