@@ -133,6 +133,12 @@ export interface Arch {
     dramEfficiency: number;
     /** DRAM time of a byte written during a kernel relative to a byte read (timing model) */
     dramWriteCost: number;
+    /**
+     * ns an L2 slice takes per atomic operation (one address, or the words of one sector; timing
+     * model) and per f32/f64 add (absent: the H200's 0.732 and 1.78)
+     */
+    l2AtomicOpNs?: number;
+    l2AtomicFloatOpNs?: number;
   };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;

@@ -37,9 +37,10 @@ export interface ExecObserver {
   issue(w: Warp, index: number): void;
   /**
    * a memory request: a global one's outcome, sectors and distinct 128-B lines; a shared one's
-   * wavefronts as `sectors` (and no lines)
+   * wavefronts as `sectors` (and no lines). A global atomic's also: the operations it takes at its
+   * L2 slice (`atomicOps`, memOps.ts atomicOps) and its first lane's 128-B line (which slice)
    */
-  memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number): void;
+  memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number, atomicOps?: number, line?: number): void;
   /**
    * a request to host-mapped memory (cudaHostAllocMapped): over the host link instead of the GPU's
    * caches; `load`: it returns data (a load or a fetching atomic), else a store acknowledged later

@@ -144,6 +144,9 @@ export interface TimingParams {
   l2Slices: number;
   l2CyclesPerCycle: number;
   dramClockHz: number;
+  /** SM cycles an L2 slice takes per atomic operation, and per f32/f64 add */
+  atomicOpCycles: number;
+  atomicFloatOpCycles: number;
   /** fences, L1 invalidations and sleeps */
   mm: MemoryModelCosts;
 }
@@ -190,6 +193,8 @@ export function timingParams(arch: Arch): TimingParams {
     l2Slices: arch.l2SlicesActive,
     l2CyclesPerCycle: arch.l2ClockHz / clk,
     dramClockHz: arch.dramClockHz,
+    atomicOpCycles: ((T.l2AtomicOpNs ?? 0.732) * clk) / 1e9,
+    atomicFloatOpCycles: ((T.l2AtomicFloatOpNs ?? 1.78) * clk) / 1e9,
     mm: arch.memoryModel ?? DEFAULT_MEMORY_MODEL,
   };
 }
@@ -214,8 +219,13 @@ const W_BAR_KEY = 8;
 const W_BAR_GEN = 9;
 /** when its latest global request reached the L2 (the memory model's timed visibility) */
 const W_L2 = 10;
+/**
+ * the earliest cycle an instruction that ptxas may schedule earlier (hoist()) can issue at: one past
+ * the warp's latest ordering instruction (a branch, a store, a barrier, a fence: hoistable below)
+ */
+const W_FLOOR = 11;
 /** then one ready time per register */
-const W_READY = 11;
+const W_READY = 12;
 
 // instruction kinds for the hot path
 const K_ALU = 0;
@@ -530,9 +540,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
 
   /**
    * The calendars' horizon: a cycle no later than any reservation still to come. Every reservation
-   * is made by a warp at or after its latest issue (W_LAST: issue() reserves from its clock, memory()
-   * from W_LAST), and a warp's times only grow within its block; so the bound is the earliest of
-   *  - W_LAST of each warp that can still issue in its block (not exited, not moved on to another);
+   * is made by a warp at or after its latest issue (W_LAST: issue() reserves from its clock or, for an
+   * instruction ptxas may move up, its floor W_FLOOR; memory() from W_LAST), and a warp's floor only
+   * grows within its block; so the bound is the earliest of
+   *  - the lesser of W_LAST and W_FLOOR of each warp that can still issue in its block (not exited,
+   *    not moved on to another);
    *  - the start of each live block some of whose warps have not issued yet (they begin there);
    *  - while blocks remain to begin: the earliest free block slot, and each live block's end so far
    *    (the slot it frees, no earlier, takes a later block).
@@ -549,7 +561,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       const w = warpOf[wi] as Warp;
       if (w.state === WarpState.Exited || (w.blockLinear | 0) !== (ws[o + W_LINEAR] as number)) continue;
       if (running && w.state === WarpState.Barrier) continue;
-      const last = ws[o + W_LAST] as number;
+      // a hoisted instruction (hoist) may still issue back to the warp's floor
+      const last = Math.min(ws[o + W_LAST] as number, ws[o + W_FLOOR] as number);
       if (last < h) h = last;
     }
     const more = startedBlocks < totalBlocks;
@@ -573,6 +586,17 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
   const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
   const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
+  /**
+   * each L2 slice's atomic unit: one operation at a time (memOps.ts atomicOps), so the atomics of all
+   * warps on one address serialise there (the H200: 0.73 ns each, test/fidelity/probes/atomics); in
+   * operations of atomicOpCycles, an f32/f64 add counting atomicFloatOpCycles / atomicOpCycles
+   */
+  const atomCal = new Calendars(Math.max(1, P.l2Slices), 1 / P.atomicOpCycles, undefined, horizon, runningHorizon);
+  const atomWeight = new Float64Array(nSlots).fill(1);
+  for (let i = 0; i < nSlots; i++) {
+    const ins = (meta[i] as InstrMeta).instr;
+    if (ins && ins.op === 'atom' && ins.fn === 'add' && ins.type.tag === 'scalar' && (ins.type.kind === 'f32' || ins.type.kind === 'f64')) atomWeight[i] = P.atomicFloatOpCycles / P.atomicOpCycles;
+  }
   // remote accesses (NVSHMEM P2P: InstrMeta.instr.remote) take the link instead of the local L2 and
   // DRAM: each SM's share of it, then the GPU's links; a system-scope fence waits for the acknowledgements
   const link = launch.remote ?? null;
@@ -584,6 +608,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const ins = m.instr;
     if (link && ins && (ins.op === 'ld' || ins.op === 'st' || ins.op === 'atom') && ins.remote) remoteSlot[i] = 1;
     if (link && (m.opcode === 'MEMBAR.SC.SYS' || m.opcode === 'MEMBAR.SYS')) sysFence[i] = 1;
+  }
+  /**
+   * Slots ptxas may schedule earlier than the C's order within a basic block (its list scheduler
+   * moves loads and their address arithmetic up, so that a warp's independent loads are in flight
+   * together and the scoreboard waits at the first use): register-to-register work and weak loads.
+   * The rest orders: a branch ends the block; a store, atomic, fence or strong load is not passed by
+   * a load (they may alias, or order memory); barriers, shuffles, waits and exits stay put. The H200
+   * (test/fidelity/probes/mlp): a grid-stride sum with 1, 2, 4, 8 loads per trip (#pragma unroll 1,
+   * SASS: the trip's loads first, then its adds) takes 200, 118, 68, 42 us at 64 x 128 threads.
+   */
+  const hoist = new Uint8Array(nSlots);
+  for (let i = 0; i < nSlots; i++) {
+    const m = meta[i] as InstrMeta;
+    const k = kind[i] as number;
+    if (mmKind[i] !== MM_NONE || remoteSlot[i] === 1) continue;
+    if (k === K_ALU || k === K_FMA || k === K_FP64 || k === K_SFU || k === K_SPECIAL || k === K_CONST || k === K_LDS) hoist[i] = m.opcode === 'CS2R' ? 0 : 1;
+    else if (k === K_LDG && m.cls === 'ldg' && !m.opcode.includes('STRONG')) hoist[i] = 1;
   }
   const linkSmCal = new Calendars(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
   const linkCal = new Calendars(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
@@ -619,6 +660,14 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     }
   /** per warp: when the last message it posted left the server (its data follows it onto the wire) */
   let netPosted = new Float64Array(net ? maxWarps : 0);
+
+  /** an L2 slice per 128-B line (a hash, as the hardware spreads lines over the slices) */
+  const nSlices = Math.max(1, P.l2Slices);
+  const sliceOf = (line: number): number => {
+    let h = Math.imul((line % 4294967296) | 0, 0x9e3779b1) ^ Math.imul(Math.floor(line / 4294967296) | 0, 0x85ebca6b);
+    h ^= h >>> 16;
+    return (h >>> 0) % nSlices;
+  };
 
   // ---- totals ----
   const stall = new Float64Array(REASONS.length);
@@ -697,6 +746,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     ws[o + W_CLOCK] = t;
     ws[o + W_START] = t;
     ws[o + W_LAST] = t;
+    ws[o + W_FLOOR] = t;
     ws[o + W_BAR_KEY] = -1;
     ws[o + W_DRAIN] = 0;
     ws[o + W_L2] = t;
@@ -731,10 +781,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
 
   /** a narrow pipe (FP64, MUFU) accepts one warp instruction at a time: waiting for it is a pipe-throttle stall */
-  const throughPipe = (cal: Calendars, sched: number, ti: number): number => {
+  const throughPipe = (cal: Calendars, sched: number, ti: number, front: number): number => {
     const tp = cal.reserve(sched, ti, 1);
     if (tp <= ti + 1) return ti;
-    stall[R_PIPE] = (stall[R_PIPE] as number) + tp - ti - 1;
+    // a hoisted instruction (hoist) delays its warp only past the in-order frontier
+    const from = ti > front ? ti : front;
+    if (tp - 1 > from) stall[R_PIPE] = (stall[R_PIPE] as number) + tp - 1 - from;
     return tp - 1;
   };
 
@@ -759,6 +811,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         stall[R_BAR] = (stall[R_BAR] as number) + rel - t;
         t = rel;
       }
+      if (rel > (ws[o + W_FLOOR] as number)) ws[o + W_FLOOR] = rel;
       ws[o + W_BAR_KEY] = -1;
     }
     // a commit closes the warp's group of copies; a wait for all but the newest N holds the warp until
@@ -771,11 +824,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         t = tw;
       }
     }
-    // scoreboard
+    // scoreboard: an instruction ptxas may move up starts from the floor, the rest from the clock
+    // (the in-order frontier); only the part of a wait past the frontier stalls the warp
+    const hoisted = hoist[pc] === 1;
     const base = wi * nRegs;
     const readyAt = o + W_READY;
     let why = -1;
-    let tr = t;
+    let tr = hoisted ? (ws[o + W_FLOOR] as number) : t;
     for (let j = readAt[pc] as number, end = readAt[pc + 1] as number; j < end; j++) {
       const r = readRegs[j] as number;
       const rt = ws[readyAt + r] as number;
@@ -784,14 +839,14 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         why = readyKind[base + r] as number;
       }
     }
-    if (why >= 0) {
-      stall[why] = (stall[why] as number) + tr - t;
-      t = tr;
-    }
+    if (why >= 0 && tr > t) stall[why] = (stall[why] as number) + tr - t;
     // issue slot on the warp's scheduler
     const sched = ws[o + W_SCHED] as number;
-    let ti = issueCal.reserve(sched, t, 1);
-    if (ti > t) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - t;
+    let ti = issueCal.reserve(sched, tr, 1);
+    if (ti > tr) {
+      const from = tr > t ? tr : t;
+      if (ti > from) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - from;
+    }
     if (net !== null && netPost[pc] !== 0) postMessages(w, wi, pc, ti);
     const k = kind[pc] as number;
     let resLat = lat.alu;
@@ -801,11 +856,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         resLat = lat.fma;
         break;
       case K_FP64:
-        ti = throughPipe(fp64Cal, sched, ti);
+        ti = throughPipe(fp64Cal, sched, ti, t);
         resLat = lat.fp64;
         break;
       case K_SFU: {
-        ti = throughPipe(sfuCal, sched, ti);
+        ti = throughPipe(sfuCal, sched, ti, t);
         resLat = lat.sfu;
         resKind = R_SHORT;
         break;
@@ -829,7 +884,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         lsuInstr++;
         if (tl > ti + 1) {
           const r = k === K_LDS || k === K_STS || k === K_ATOMS ? R_MIO : R_LG;
-          stall[r] = (stall[r] as number) + tl - ti - 1;
+          const from = ti > t ? ti : t;
+          if (tl - 1 > from) stall[r] = (stall[r] as number) + tl - 1 - from;
           ti = tl - 1;
         }
         // the result time is set by memory(); until then a conservative placeholder
@@ -914,6 +970,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       ws[readyAt + r] = ti + resLat;
       readyKind[base + r] = resKind;
     }
+    if (hoisted) {
+      // issued in the shadow of an earlier wait, it still takes one of the warp's issue cycles in
+      // the in-order stream (ncu: that cycle is 'selected', not a stall)
+      if (next <= t) next = t + 1;
+    } else ws[o + W_FLOOR] = next;
     ws[o + W_CLOCK] = next;
     ws[o + W_LAST] = ti;
     const rec = ws[o + W_REC] as number;
@@ -928,6 +989,21 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       ws[readyAt + r] = done;
       readyKind[base + r] = why;
     }
+  };
+
+  /**
+   * the warp loses `over` cycles to stall reason `why`, counted from the issue of its instruction at
+   * `pc` (W_LAST): an instruction issued in order has the clock one past it; one ptxas moved up
+   * (hoist) holds the warp only where its delay reaches past the clock
+   */
+  const throttle = (wi: number, pc: number, why: number, over: number): void => {
+    if (hoist[pc] === 0) {
+      stallWarp(wi, why, over);
+      return;
+    }
+    const o = wi * W_STRIDE;
+    const past = (ws[o + W_LAST] as number) + 1 + over - (ws[o + W_CLOCK] as number);
+    if (past > 0) stallWarp(wi, why, past);
   };
 
   /** the warp loses `over` cycles to stall reason `why` */
@@ -1026,7 +1102,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (ack > (memEnd[0] as number)) memEnd[0] = ack;
   };
 
-  const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number): void => {
+  const memory = (w: Warp, pc: number, outcome: AccessOutcome | null, n: number, lines: number, atomicOps = 0, line = 0): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
     const t = ws[o + W_LAST] as number;
@@ -1037,7 +1113,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
-      if (over > 0) stallWarp(wi, R_MIO, over);
+      if (over > 0) throttle(wi, pc, R_MIO, over);
       return;
     }
     if (remoteSlot[pc] === 1) {
@@ -1072,13 +1148,24 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         const td = dramCal.reserve(0, t2 + halfDram, dramSec * 32);
         done = Math.max(done, td + halfDram + halfL2 + P.dramJitter * (jitter(w, t) - 0.5));
       }
+      if (atomicOps > 0) {
+        // the slice's atomic unit applies the request's operations once its line is there; the
+        // result (or, for a reduction, the kernel's end) waits for the last
+        const arrive = Math.max(t2, done - halfL2);
+        const ta = atomCal.reserve(sliceOf(line), arrive, atomicOps * (atomWeight[pc] as number));
+        done = Math.max(done, ta + P.atomicOpCycles + halfL2);
+      }
     }
     if (k === K_LDG || k === K_ATOM) {
       // with cold caches (ncu --cache-control all) a hit is mostly on a line a sibling warp is still
       // fetching (misaligned, broadcast, the partner sector of a 64-B fill): it waits for that fill
       const rec = ws[o + W_REC] as number;
       const inflight = bMiss[rec] as number;
-      if (level < 2) {
+      if (k === K_ATOM) {
+        // performed at the L2, filling no L1 line: a reduction's result is nobody's to wait for, but
+        // the kernel ends after it
+        if (done > (memEnd[0] as number)) memEnd[0] = done;
+      } else if (level < 2) {
         if (inflight > done) done = Math.min(inflight, t + lat.dram);
       } else if (done > inflight) bMiss[rec] = done;
       // setResult(wi, pc, done, R_LONG), written out here and below: this function already inlines its
@@ -1104,7 +1191,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     }
     // the warp's issue is held back when its request waits too long in the memory queues
     const over = done - lat.dram - t - queue;
-    if (over > 0) stallWarp(wi, R_LG, over);
+    if (over > 0) throttle(wi, pc, R_LG, over);
   };
 
   const finish = (traffic: LaunchTraffic): Record<string, number> => {
