@@ -521,6 +521,7 @@ export class Session {
       registersSource: occ.registersSource,
     });
     if (unsampled !== undefined) result.notes.unshift(notSampledNote(unsampled));
+    else if (!standalone && this.sampling !== undefined) result.notes.unshift(notSampledNote("a program's launch: later work reads what all of its blocks write"));
     this.results.push(result);
     return result;
   }
