@@ -103,3 +103,22 @@ describe('PEs on two nodes over InfiniBand (2 nodes x 1 PE)', () => {
     await expect(profileFile({ file: FILE, kernel: 'jacobi_p', params, pesPerNode: 1, shareGpu: 'mps' })).rejects.toThrow(/--share-gpu with --pes-per-node 1/);
   });
 });
+
+describe('a program that declares its nodes', () => {
+  it('pesPerNode and transport in the program: each PE on its node, the put over IBGDA', async () => {
+    const r = await profileFile({ file: 'test/fixtures/two_nodes.ts', kernel: 'two_nodes', timing: false });
+    const programs = r.programs ?? [];
+    expect(programs.map((p) => [p.node, p.transport, p.values[0]?.value])).toEqual([
+      [0, 'ibgda', 101],
+      [1, 'ibgda', 100],
+    ]);
+    expect(programs[0]?.traffic).toEqual([{ to: 1, kind: 'p', bytes: 4, ops: 1, link: 'ibgda' }]);
+    // the flag wins over the program's field
+    const flagged = await profileFile({ file: 'test/fixtures/two_nodes.ts', kernel: 'two_nodes', transport: 'ibrc', timing: false });
+    expect(flagged.programs?.[0]?.transport).toBe('ibrc');
+  });
+
+  it("a transport NVSHMEM does not have is an error naming the program's file and field", async () => {
+    await expect(profileFile({ file: 'test/fixtures/two_nodes.ts', kernel: 'two_nodes_bad', timing: false })).rejects.toThrow(/two_nodes\.ts: program 'two_nodes_bad': transport 'ucx' is not ibrc/);
+  });
+});
