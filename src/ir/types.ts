@@ -47,7 +47,11 @@ export type AccessProperty =
     }
   | {
       kind: 'range';
-      base: number;
+      /**
+       * the range's first byte: an address, or a pointer parameter of the kernel whose value each launch
+       * supplies (cuda::access_property(ptr, primary, total, ...) built from a runtime pointer; k.accessRange)
+       */
+      base: number | { param: string };
       primaryBytes: number;
       totalBytes: number;
       primary: 'normal' | 'streaming' | 'persisting';
