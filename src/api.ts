@@ -14,6 +14,8 @@ export { Host, hash32 } from './kernel/host.js';
 export type { DevicePtr } from './memory/deviceMemory.js';
 export { binaryPartition, coalescedThreads, thisThreadBlock, tiledPartition } from './ir/coopGroups.js';
 export type { CoalescedGroup, ThreadBlock, Tile } from './ir/coopGroups.js';
+export { pipeline } from './ir/pipeline.js';
+export type { Pipeline } from './ir/pipeline.js';
 export type { Shmem, ShmemCmp, ShmemGroup, SignalOp } from './ir/shmem.js';
 export { profileFile } from './profile.js';
 export type { ProfileRequest } from './profile.js';
