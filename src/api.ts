@@ -15,6 +15,8 @@ export type { DevicePtr } from './memory/deviceMemory.js';
 export { binaryPartition, coalescedThreads, thisThreadBlock, tiledPartition } from './ir/coopGroups.js';
 export type { CoalescedGroup, ThreadBlock, Tile } from './ir/coopGroups.js';
 export { pipeline } from './ir/pipeline.js';
+export { mbarrier } from './ir/mbarrier.js';
+export type { Mbarrier } from './ir/mbarrier.js';
 export type { Pipeline } from './ir/pipeline.js';
 export type { Shmem, ShmemCmp, ShmemGroup, SignalOp } from './ir/shmem.js';
 export { profileFile } from './profile.js';

@@ -1050,6 +1050,34 @@ export class KernelBuilder {
       throw irError(loc, `waitPrior(${n}): the count of groups left in flight is an integer from 0 to ${MAX_ASYNC_GROUPS - 1} (cp.async.wait_group N; Warpsight tracks ${MAX_ASYNC_GROUPS} groups per warp)`);
     this.emit({ op: 'cpwaitprior', prior: n, loc });
   }
+  // ---- mbarrier (cuda::barrier; src/ir/mbarrier.ts builds the object and its wait) ----
+  /** mbarrier.init: the barrier at `addr` (8 bytes of shared memory) expects `count` arrivals per phase */
+  mbarInit(addr: PtrVal, count: ValLike): void {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    this.emit({ op: 'mbarinit', addr: this.use(addr, loc), count: this.use(this.toVal(count, u32, loc), loc), loc });
+  }
+  /** mbarrier.arrive: this thread arrives; the result is the token of the phase it arrived in */
+  mbarArrive(addr: PtrVal): Val {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    const dst = this.newReg(u64, false, loc);
+    this.emit({ op: 'mbararrive', dst, addr: this.use(addr, loc), loc });
+    return this.wrap(dst, u64);
+  }
+  /** mbarrier.try_wait: whether the phase of `token` has completed */
+  mbarTest(addr: PtrVal, token: Val): Val {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    const dst = this.newReg(pred, false, loc);
+    this.emit({ op: 'mbartest', dst, addr: this.use(addr, loc), token: this.use(this.toVal(token, u64, loc), loc), loc });
+    return this.wrap(dst, pred);
+  }
+  private expectMbar(addr: PtrVal, loc: SourceLoc): void {
+    const t = this.expectPtr(addr, 'mbarrier');
+    if (t.space !== 'shared' || elemBytes(t.elem) !== 8) throw irError(loc, `an mbarrier (cuda::barrier) is 8 bytes of shared memory: use k.mbarrier() or a pointer to a shared u64, not ${typeName(t)}`);
+  }
+
   private token(loc: SourceLoc): number {
     if (this.asyncToken === null) this.asyncToken = this.newReg(u32, false, loc);
     return this.asyncToken;
