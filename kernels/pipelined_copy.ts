@@ -7,12 +7,15 @@
  *  - tiles_1stage: copy tile i, commit, wait_prior(0), compute: every tile's memory latency is waited
  *    out in full, with nothing else for the warp to do;
  *  - tiles_2stage: double buffering: copy tile i + 1 into the other buffer, commit, wait_prior(1) (all
- *    but the group just committed), compute tile i: the next tile's copy flies while this one is used.
+ *    but the group just committed), compute tile i: the next tile's copy flies while this one is used;
+ *  - tiles_pipeline: the same two stages with cuda::pipeline (make_pipeline, producer_acquire/commit,
+ *    consumer_wait/release), whose wait count is known only at run time: nvcc branches to one
+ *    DEPBAR.LE SB0, N per count (src/ir/pipeline.ts), a few instructions and branches more per tile.
  * Same instructions per tile (one LDGSTS, one LDGDEPBAR, one DEPBAR) and the same memory traffic; the
  * 2-stage kernel takes less time where the warps have latency to hide (few warps per SM: the grid
  * here is one wave of one block per SM).
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, ptr } from 'warpsight';
+import { type KernelBuilder, type PtrVal, type Val, defineKernel, f32, i32, pipeline, ptr } from 'warpsight';
 
 const THREADS = 256;
 const TILES = 32;
@@ -41,15 +44,36 @@ function host(src: (i: number) => number, block: number, t: number): number {
   return acc;
 }
 
-/** the kernel body: `stages` 1 or 2 buffers of one tile each */
-export function pipelinedTiles(k: KernelBuilder, src: PtrVal, out: PtrVal, stages: 1 | 2): void {
+/** the kernel body: `stages` 1 or 2 buffers of one tile each; 'pipeline': 2 stages through cuda::pipeline */
+export function pipelinedTiles(k: KernelBuilder, src: PtrVal, out: PtrVal, stages: 1 | 2 | 'pipeline'): void {
   const bufs = k.shared(f32, [2, THREADS], 'bufs');
   const t = k.threadIdx.x.cast(i32);
   const first = k.blockIdx.x.cast(i32).mul(TILES);
   const copy = (tile: Val, slot: Val | number): void => k.copyAsync(bufs.at(slot, t), src.at(first.add(tile).mul(THREADS).add(t)));
   const buffer = (slot: Val): PtrVal => bufs.base.add(slot.mul(THREADS));
   const acc = k.let(f32, 0);
-  if (stages === 1) {
+  if (stages === 'pipeline') {
+    // for (s = 0; s < 2; s++) { pipe.producer_acquire(); memcpy_async(buf[s][t], in[s][t]); pipe.producer_commit(); }
+    const pipe = pipeline(k);
+    for (let s = 0; s < 2; s++) {
+      pipe.producerAcquire();
+      pipe.memcpyAsync(bufs.at(s, t), src.at(first.add(s).mul(THREADS).add(t)));
+      pipe.producerCommit();
+    }
+    k.for(0, TILES, 1, (tile) => {
+      pipe.consumerWait();
+      k.syncthreads();
+      acc.set(compute(k, buffer(tile.and(1)), t, acc));
+      k.syncthreads();
+      pipe.consumerRelease();
+      // the stage just released takes tile + 2
+      k.if(tile.add(2).lt(TILES), () => {
+        pipe.producerAcquire();
+        pipe.memcpyAsync(bufs.at(tile.and(1), t), src.at(first.add(tile.add(2)).mul(THREADS).add(t)));
+        pipe.producerCommit();
+      });
+    });
+  } else if (stages === 1) {
     k.for(0, TILES, 1, (tile) => {
       copy(tile, 0);
       k.commitAsyncCopies();
@@ -77,10 +101,10 @@ export function pipelinedTiles(k: KernelBuilder, src: PtrVal, out: PtrVal, stage
   out.at(k.blockIdx.x.cast(i32).mul(THREADS).add(t)).store(acc);
 }
 
-export function tilesKernel(name: string, stages: 1 | 2, blocks = BLOCKS) {
+export function tilesKernel(name: string, stages: 1 | 2 | 'pipeline', blocks = BLOCKS) {
   return defineKernel({
     name,
-    description: `${TILES} tiles of ${THREADS} floats per block through shared memory with cp.async, ${stages === 1 ? 'one buffer: copy, wait_prior(0), compute' : 'two buffers: the next tile copied while this one is used (wait_prior(1))'}`,
+    description: `${TILES} tiles of ${THREADS} floats per block through shared memory with cp.async, ${stages === 1 ? 'one buffer: copy, wait_prior(0), compute' : stages === 2 ? 'two buffers: the next tile copied while this one is used (wait_prior(1))' : 'two stages of a cuda::pipeline (consumer_wait / producer_commit)'}`,
     params: { in: ptr('global', f32), out: ptr('global', f32) },
     launch: { grid: blocks, block: THREADS },
     setup: (h) => ({ in: h.alloc(f32, blocks * TILES * THREADS, 'tiles_in', fin), out: h.alloc(f32, blocks * THREADS, 'tiles_out') }),
@@ -97,4 +121,4 @@ export function tilesKernel(name: string, stages: 1 | 2, blocks = BLOCKS) {
   });
 }
 
-export default [tilesKernel('tiles_1stage', 1), tilesKernel('tiles_2stage', 2)];
+export default [tilesKernel('tiles_1stage', 1), tilesKernel('tiles_2stage', 2), tilesKernel('tiles_pipeline', 'pipeline')];

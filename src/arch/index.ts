@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import { a100, a100Sources } from './data/a100.js';
 import { h100, h100Sources } from './data/h100.js';
 import { h200, h200Sources } from './data/h200.js';
+import { p100, p100Sources } from './data/p100.js';
 import { H200_MIG, migInstance } from './mig.js';
 import type { ArchSpec } from './sources.js';
 import type { Arch } from './types.js';
@@ -24,6 +25,8 @@ const SPECS: readonly ArchSpec[] = [
   H200,
   // MIG instances of the H200 (h200-mig-1g … h200-mig-7g)
   ...H200_MIG.map((p) => migInstance(H200, p)),
+  // the seed's occupancy example's GPU (sm_60)
+  { arch: p100, sources: p100Sources },
 ];
 
 /** every arch with its sources, sorted by id */

@@ -19,6 +19,7 @@ import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
 import { genLocalAccess } from './localOps.js';
 import { genGenericAccess } from './genericOps.js';
+import { genMbarrier } from './mbarrierOps.js';
 import { genRemote, genShmem, isShmem, remoteOpcode, type ShmemInstr, shmemSteps } from './shmemOps.js';
 
 /** what an instruction is, for counters and the timing model */
@@ -217,6 +218,13 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
       return { opcode: 'DEPBAR.LE', cls: 'warp', bytes: 0 };
     case 'cpcommit':
       return { opcode: 'LDGDEPBAR', cls: 'warp', bytes: 0 };
+    // cuda::barrier's mbarrier operations as sm_90 SASS names them (pipe_probe_sass.txt, kernel mb)
+    case 'mbarinit':
+      return { opcode: 'SYNCS.EXCH.64', cls: 'warp', bytes: 0 };
+    case 'mbararrive':
+      return { opcode: 'SYNCS.ARRIVE.TRANS64.A1T0', cls: 'warp', bytes: 0 };
+    case 'mbartest':
+      return { opcode: 'SYNCS.PHASECHK.TRANS64.TRYWAIT', cls: 'warp', bytes: 0 };
     case 'atom': {
       const b = elemBytes(i.type);
       const base = i.space === 'shared' ? 'ATOMS' : i.dst === null ? 'RED' : 'ATOMG';
@@ -599,6 +607,11 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
       case 'cpcommit':
       case 'cpwaitprior':
         emit(() => {}, meta(i));
+        return;
+      case 'mbarinit':
+      case 'mbararrive':
+      case 'mbartest':
+        emit(genMbarrier(i, env), meta(i));
         return;
       case 'l2prefetch':
       case 'l2discard':

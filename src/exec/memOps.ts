@@ -12,6 +12,7 @@ import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
 /** module-local copy: imported bindings cost a lookup in the hot loop */
 const PB = PAGE_BYTES;
 import { SharedBanks } from '../memory/sharedBanks.js';
+import { resolveProperty } from '../memory/accessProperty.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv, GlobalAccess, MemorySystem } from './env.js';
 import { type RegLayout, RegRefs, type RegArray, instantiate } from './regFile.js';
@@ -249,7 +250,7 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     count: 0,
     ...(isLoad ? {} : { writeMasks: coalescer.byteMasks }),
     cacheOp: i.cache,
-    property: i.property,
+    property: resolveProperty(i.property, env.args),
   };
   const observer = env.observer;
   // the page of the last access: most lanes of most instructions fall in it
@@ -631,7 +632,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
     count: 0,
     writeMasks: coalescer.byteMasks,
     cacheOp: 'strong',
-    property: i.property,
+    property: resolveProperty(i.property, env.args),
   };
   const run = (w: Warp) => {
     const m = w.mask;

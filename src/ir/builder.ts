@@ -41,6 +41,9 @@ import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM, MAX_ASYNC_GROUPS } from '.
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
 
+/** the L2 line apply_access_property steps by (the 128-byte lines of prefetch.global.L2) */
+const L2_LINE_BYTES = 128;
+
 /** the longest loop k.for(..., { unroll: true }) lays out trip by trip */
 const MAX_UNROLL = 1024;
 
@@ -976,10 +979,46 @@ export class KernelBuilder {
     if (t.space === 'generic') throw irError(loc, 'atomicRef through a generic pointer: Warpsight takes atomics through a shared or a global pointer; use the array it points to directly');
     return new AtomicRef(this, addr, memScope(scope, loc));
   }
-  /** cuda::apply_access_property on the 128-byte line holding p (prefetch.global.L2::evict_last/normal) */
-  l2Prefetch(p: PtrVal, prop: 'persisting' | 'normal'): void {
+  /**
+   * cuda::apply_access_property(p, bytes, persisting{} | normal{}): prefetch.global.L2::evict_last (or
+   * evict_normal) of each 128-byte line from p's up to p + bytes, one per line as libcu++ loops over
+   * them; without `bytes`, the line holding p. A byte count known here is laid out line by line (nvcc
+   * unrolls the constant loop); one known at run time (a Val) is a loop.
+   */
+  l2Prefetch(p: PtrVal, prop: 'persisting' | 'normal', bytes?: ValLike): void {
     const loc = callerLoc();
-    this.emit({ op: 'l2prefetch', addr: this.use(p, loc), prop, loc });
+    const t = this.expectPtr(p, 'l2Prefetch');
+    if (t.space !== 'global') throw irError(loc, `apply_access_property (l2Prefetch) prefetches global memory into L2, not ${t.space} memory`);
+    const one = (q: PtrVal): void => this.emit({ op: 'l2prefetch', addr: this.use(q, loc), prop, loc });
+    if (bytes === undefined) {
+      one(p);
+      return;
+    }
+    if (typeof bytes === 'number') {
+      if (!Number.isInteger(bytes) || bytes <= 0) throw irError(loc, `apply_access_property of ${bytes} bytes: the size is a positive whole number of bytes`);
+      const lines = Math.ceil(bytes / L2_LINE_BYTES);
+      if (lines > MAX_UNROLL) throw irError(loc, `apply_access_property of ${bytes} bytes with a constant size: at most ${MAX_UNROLL * L2_LINE_BYTES} bytes laid out line by line; pass the size as a value to loop over it`);
+      for (let l = 0; l < lines; l++) one(l === 0 ? p : p.addBytes(l * L2_LINE_BYTES));
+      return;
+    }
+    const n = this.toVal(bytes, u64, loc);
+    if (!isInt(n.type)) throw irError(loc, `apply_access_property size must be an integer, got ${typeName(n.type)}`);
+    // for (size_t i = 0; i < bytes; i += 128) prefetch(p + i)
+    this.for(this.toVal(0, n.type, loc), n, L2_LINE_BYTES, (i) => one(p.addBytes(i)));
+  }
+
+  /**
+   * cuda::access_property(p, primaryBytes, totalBytes, primary, secondary): a range property whose base is
+   * the runtime pointer `p`, a pointer parameter of the kernel (each launch's argument is the range's base).
+   * Annotate pointers with it: k.annotate(q, k.accessRange(p, ...)).
+   */
+  accessRange(p: PtrVal, primaryBytes: number, totalBytes: number, primary: 'normal' | 'streaming' | 'persisting', secondary?: 'normal' | 'streaming' | 'persisting' | 'global'): AccessProperty {
+    const loc = callerLoc();
+    const o = p.operand;
+    const name = 'reg' in o ? Object.keys(this.params).find((k) => { const v = this.params[k]?.operand; return v !== undefined && 'reg' in v && v.reg === o.reg; }) : undefined;
+    if (name === undefined || p.ptrType.space !== 'global')
+      throw irError(loc, `k.accessRange: the range's base must be a global pointer parameter of the kernel (the launch supplies its value); pass the parameter itself, or give the range's address as a number with { kind: 'range', base: ... }`);
+    return { kind: 'range', base: { param: name }, primaryBytes, totalBytes, primary, ...(secondary ? { secondary } : {}) };
   }
   /** discard.global.L2 of the 128-byte line at p (must be 128-byte aligned) */
   l2Discard(p: PtrVal): void {
@@ -1034,6 +1073,34 @@ export class KernelBuilder {
       throw irError(loc, `waitPrior(${n}): the count of groups left in flight is an integer from 0 to ${MAX_ASYNC_GROUPS - 1} (cp.async.wait_group N; Warpsight tracks ${MAX_ASYNC_GROUPS} groups per warp)`);
     this.emit({ op: 'cpwaitprior', prior: n, loc });
   }
+  // ---- mbarrier (cuda::barrier; src/ir/mbarrier.ts builds the object and its wait) ----
+  /** mbarrier.init: the barrier at `addr` (8 bytes of shared memory) expects `count` arrivals per phase */
+  mbarInit(addr: PtrVal, count: ValLike): void {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    this.emit({ op: 'mbarinit', addr: this.use(addr, loc), count: this.use(this.toVal(count, u32, loc), loc), loc });
+  }
+  /** mbarrier.arrive: this thread arrives; the result is the token of the phase it arrived in */
+  mbarArrive(addr: PtrVal): Val {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    const dst = this.newReg(u64, false, loc);
+    this.emit({ op: 'mbararrive', dst, addr: this.use(addr, loc), loc });
+    return this.wrap(dst, u64);
+  }
+  /** mbarrier.try_wait: whether the phase of `token` has completed */
+  mbarTest(addr: PtrVal, token: Val): Val {
+    const loc = callerLoc();
+    this.expectMbar(addr, loc);
+    const dst = this.newReg(pred, false, loc);
+    this.emit({ op: 'mbartest', dst, addr: this.use(addr, loc), token: this.use(this.toVal(token, u64, loc), loc), loc });
+    return this.wrap(dst, pred);
+  }
+  private expectMbar(addr: PtrVal, loc: SourceLoc): void {
+    const t = this.expectPtr(addr, 'mbarrier');
+    if (t.space !== 'shared' || elemBytes(t.elem) !== 8) throw irError(loc, `an mbarrier (cuda::barrier) is 8 bytes of shared memory: use k.mbarrier() or a pointer to a shared u64, not ${typeName(t)}`);
+  }
+
   private token(loc: SourceLoc): number {
     if (this.asyncToken === null) this.asyncToken = this.newReg(u32, false, loc);
     return this.asyncToken;

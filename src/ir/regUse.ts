@@ -54,6 +54,12 @@ export function readsOf(i: Instr): number[] {
       return regs(i.addr);
     case 'nanosleep':
       return regs(i.ns);
+    case 'mbarinit':
+      return regs(i.addr, i.count);
+    case 'mbararrive':
+      return regs(i.addr);
+    case 'mbartest':
+      return regs(i.addr, i.token);
     default:
       return [];
   }
@@ -80,6 +86,7 @@ export function writesOf(i: Instr): number[] {
     case 'l2discard':
     case 'membar':
     case 'nanosleep':
+    case 'mbarinit':
     case 'break':
     case 'return':
     case 'if':

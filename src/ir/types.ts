@@ -47,7 +47,11 @@ export type AccessProperty =
     }
   | {
       kind: 'range';
-      base: number;
+      /**
+       * the range's first byte: an address, or a pointer parameter of the kernel whose value each launch
+       * supplies (cuda::access_property(ptr, primary, total, ...) built from a runtime pointer; k.accessRange)
+       */
+      base: number | { param: string };
       primaryBytes: number;
       totalBytes: number;
       primary: 'normal' | 'streaming' | 'persisting';
@@ -215,6 +219,15 @@ export type Instr =
    * waits until at most the N most recent committed groups are still in flight
    */
   | (InstrBase & { op: 'cpwaitprior'; prior: number })
+  /**
+   * mbarrier.init.shared.b64 [addr], count (cuda::barrier's init; SASS SYNCS.EXCH.64): the 8-byte barrier
+   * object in shared memory expects `count` arrivals per phase
+   */
+  | (InstrBase & { op: 'mbarinit'; addr: Operand; count: Operand })
+  /** mbarrier.arrive.shared.b64 (barrier.arrive(); SASS SYNCS.ARRIVE.TRANS64.A1T0): dst = the token of the phase arrived in */
+  | (InstrBase & { op: 'mbararrive'; dst: number; addr: Operand })
+  /** mbarrier.try_wait (SASS SYNCS.PHASECHK.TRANS64.TRYWAIT): dst = the phase of `token` has completed */
+  | (InstrBase & { op: 'mbartest'; dst: number; addr: Operand; token: Operand })
   /** bar.sync / bar.arrive id, count (count 0 = all threads of the block) */
   | (InstrBase & { op: 'bar'; mode: 'sync' | 'arrive'; id: Operand; count: Operand | null })
   | (InstrBase & { op: 'syncwarp'; mask: Operand })

@@ -121,6 +121,9 @@ function checkProperty(p: AccessProperty): void {
   if (p.kind === 'interleaved' && (typeof p.fraction !== 'number' || !(p.fraction > 0 && p.fraction <= 1))) bad(`fraction ${String(p.fraction)} is not in (0, 1]`);
   if (p.kind === 'range') {
     const whole = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    const base = p.base as unknown;
+    const paramBase = typeof base === 'object' && base !== null && typeof (base as { param?: unknown }).param === 'string';
+    if (!paramBase && !whole(base)) bad(`base ${String(base)} must be a whole byte address or a pointer parameter (k.accessRange(p, ...))`);
     if (!whole(p.primaryBytes) || !whole(p.totalBytes) || p.primaryBytes > p.totalBytes) bad(`primaryBytes ${String(p.primaryBytes)} and totalBytes ${String(p.totalBytes)} must be whole numbers with primaryBytes <= totalBytes`);
   }
 }

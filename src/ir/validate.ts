@@ -142,6 +142,19 @@ export function validateKernel(ir: KernelIR): void {
         case 'nanosleep':
           use(i, i.ns);
           break;
+        case 'mbarinit':
+          use(i, i.addr);
+          use(i, i.count);
+          break;
+        case 'mbararrive':
+          use(i, i.addr);
+          def(i.dst);
+          break;
+        case 'mbartest':
+          use(i, i.addr);
+          use(i, i.token);
+          def(i.dst);
+          break;
         case 'globaltimer':
           def(i.dst);
           break;

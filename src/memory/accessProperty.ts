@@ -72,6 +72,8 @@ export function resolveHint(p: AccessProperty, line: number, lineSize: number): 
       return hintOf(primary ? p.primary : (p.secondary ?? 'global'));
     }
     case 'range': {
+      // a parameter base is resolved per launch (resolveProperty) before any access reaches here
+      if (typeof p.base !== 'number') throw new Error(`access property range based on parameter '${p.base.param}' was not resolved for the launch`);
       const a = line * lineSize;
       const secondaryBytes = p.totalBytes - p.primaryBytes;
       if (a >= p.base && a < p.base + p.primaryBytes) return hintOf(p.primary);
@@ -118,4 +120,15 @@ export class WindowClassifier {
     const seg = Math.floor(line / this.linesPerSegment);
     return hash32(seg) < this.threshold ? this.hit : this.miss;
   }
+}
+
+/**
+ * The property a launch's accesses carry: a range based on a pointer parameter takes that parameter's
+ * value in this launch (`args`: the launch's argument values by name)
+ */
+export function resolveProperty(p: AccessProperty, args: Readonly<Record<string, number | bigint>>): AccessProperty {
+  if (p.kind !== 'range' || typeof p.base === 'number') return p;
+  const v = args[p.base.param];
+  if (v === undefined) throw new Error(`access property range: no argument '${p.base.param}' in this launch`);
+  return { ...p, base: Number(v) };
 }

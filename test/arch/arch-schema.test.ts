@@ -51,7 +51,9 @@ describe('arch data', () => {
         expect([...a.sharedMemCarveouts].sort((x, y) => x - y)).toEqual(a.sharedMemCarveouts);
         expect(a.sharedMemCarveouts.at(-1)).toBe(a.sharedMemPerSmMax);
         expect(a.maxWarpsPerSm).toBe(a.maxThreadsPerSm / a.warpSize);
-        expect(a.sharedMemPerBlockOptin).toBe(a.sharedMemPerSmMax - a.sharedMemReservedPerBlock);
+        // from Volta on a block may opt in to all of the SM's shared memory; before, 48 KB is the most (cuda_occupancy.h cudaOccSMemPerBlock)
+        if (a.cc[0] >= 7) expect(a.sharedMemPerBlockOptin).toBe(a.sharedMemPerSmMax - a.sharedMemReservedPerBlock);
+        else expect(a.sharedMemPerBlockOptin).toBe(a.sharedMemPerBlockDefault);
         expect(a.sharedMemPerSmMax).toBeLessThanOrEqual(a.l1SharedSizePerSm);
         expect(a.persistingL2CacheDefaultLimit).toBeLessThanOrEqual(a.persistingL2CacheMaxSize);
         expect(a.registerAllocationUnit % a.warpSize).toBe(0);
@@ -87,8 +89,8 @@ describe('arch data', () => {
 });
 
 describe('arch registry', () => {
-  it('lists a100, h100, h200 and the H200 MIG instances, defaulting to h200', () => {
-    expect(listArchs().map((a) => a.id)).toEqual(['a100', 'h100', 'h200', 'h200-mig-1g', 'h200-mig-2g', 'h200-mig-3g', 'h200-mig-4g', 'h200-mig-7g']);
+  it('lists a100, h100, h200, the H200 MIG instances and p100, defaulting to h200', () => {
+    expect(listArchs().map((a) => a.id)).toEqual(['a100', 'h100', 'h200', 'h200-mig-1g', 'h200-mig-2g', 'h200-mig-3g', 'h200-mig-4g', 'h200-mig-7g', 'p100']);
     expect(DEFAULT_ARCH).toBe('h200');
     expect(getArch(DEFAULT_ARCH).name).toBe('NVIDIA H200');
   });
@@ -100,6 +102,6 @@ describe('arch registry', () => {
 
   it('rejects an unknown id with a UserError listing the valid ones', () => {
     expect(() => getArch('h300')).toThrow(UserError);
-    expect(() => getArch('h300')).toThrow("unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g");
+    expect(() => getArch('h300')).toThrow("unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g, p100");
   });
 });

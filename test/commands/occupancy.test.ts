@@ -90,7 +90,7 @@ describe('warpsight occupancy', () => {
   it('gives one error line naming the flag for a bad size, an unknown arch and an invalid launch', () => {
     const cases: [string[], number, RegExp][] = [
       [['--block', '512', '--regs', '64', '--smem', '8q'], 2, /^error: --smem 8q: expected a byte size like 49152, 8k or 1\.5k$/],
-      [['--arch', 'h300', '--block', '512', '--regs', '64'], 2, /^error: unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g$/],
+      [['--arch', 'h300', '--block', '512', '--regs', '64'], 2, /^error: unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g, p100$/],
       [['--block', '2048', '--regs', '16'], 3, /^error: invalid launch on the NVIDIA H200: block size 2048; a block has 1 to 1,024 threads/],
       [['--block', '1024', '--regs', '72'], 3, /^error: invalid launch on the NVIDIA H200: too many resources requested for launch/],
       [['--block', '256'], 2, /^error: --regs is required/],

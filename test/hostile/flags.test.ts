@@ -85,7 +85,7 @@ const profileCases: Case[] = [
   { title: '--metrics a pattern', argv: p('--metrics', 'dram__*'), code: 2, message: /^error: --metrics dram__\*: unknown metric 'dram__\*'; did you mean/ },
   { title: '--section unknown', argv: p('--section', 'Nope'), code: 2, message: /^error: --section Nope: unknown section; try LaunchStats/ },
   { title: '--section=', argv: p('--section='), code: 2, message: /^error: --section: the value is empty/ },
-  { title: '--arch unknown', argv: p('--arch', 'h300'), code: 2, message: "unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g" },
+  { title: '--arch unknown', argv: p('--arch', 'h300'), code: 2, message: "unknown --arch 'h300': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g, p100" },
   { title: '--arch=', argv: p('--arch='), code: 2, message: /^error: --arch: the value is empty/ },
   { title: '--cache-control maybe', argv: p('--cache-control', 'maybe'), code: 2, message: /^error: Expected --cache-control=maybe to be one of: all, none .*\(see --help\)$/ },
   { title: '--page nope', argv: p('--csv', '--page', 'nope'), code: 2, message: /^error: Expected --page=nope to be one of: details, raw, source/ },
@@ -112,7 +112,7 @@ const occupancyCases: Case[] = [
   { title: '--static-smem=', argv: occ('--block', '256', '--regs', '32', '--static-smem='), code: 2, message: /^error: --static-smem: the value is empty/ },
   { title: '--carveout 7k', argv: occ('--block', '256', '--regs', '32', '--carveout', '7k'), code: 2, message: /^error: --carveout 7k: the NVIDIA H200 supports 0k, 8k/ },
   { title: '--grid 0', argv: occ('--block', '256', '--regs', '32', '--grid', '0'), code: 2, message: /^error: --grid 0: expected 1 to 3 positive integers/ },
-  { title: '--arch nope', argv: occ('--arch', 'nope', '--block', '256', '--regs', '32'), code: 2, message: "unknown --arch 'nope': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g" },
+  { title: '--arch nope', argv: occ('--arch', 'nope', '--block', '256', '--regs', '32'), code: 2, message: "unknown --arch 'nope': expected one of a100, h100, h200, h200-mig-1g, h200-mig-2g, h200-mig-3g, h200-mig-4g, h200-mig-7g, p100" },
   { title: '--barriers -1', argv: occ('--block', '256', '--regs', '32', '--barriers=-1'), code: 2, message: /^error: .*--barriers.*\(see --help\)$/ },
   { title: '--block 4096', argv: occ('--block', '4096', '--regs', '32'), code: 3, message: /^error: invalid launch on the NVIDIA H200: block size 4096/ },
 ];
