@@ -78,16 +78,11 @@ interface Gap {
   cause: string;
 }
 const HW_WAVEFRONTS = 'the H200 adds a few % of wavefronts on conflict-free shared accesses (groundtruth surprise 2: 6 % on these volatile loads, 4.5 % on the stores), which Warpsight does not imitate';
-const FWT_VEC = "nvcc merges s_data[2p] and s_data[2p + 1] of the radix-2 step into one LDS.64 / STS.64 (2 shared loads and 2 stores per warp fewer, 4 wavefronts fewer each); the port keeps the C's two accesses: vectorisation of adjacent accesses is modelled nowhere yet";
 const MLP = 'several independent global loads of a warp in flight at once (nvcc unrolls the loop or the C loads twice per trip): the H200 overlaps them, the timing model waits for each (issue #40 item 3: memory-level parallelism within a warp)';
 const SAME_ADDRESS = 'atomics of every thread to one address serialise at its L2 slice (the H200: ~1 ns each); the timing model gives an atomic the cost of a store (not owned: atomic throughput at L2)';
 const KNOWN_GAPS: Gap[] = [
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
-  { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_ld.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
-  { launch: 'fwtBatch1Kernel#0', metric: 'smsp__sass_inst_executed_op_shared_st.sum', ncu: 425984, warpsight: 458752, cause: FWT_VEC },
-  { launch: 'fwtBatch1Kernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 854219, warpsight: 917504, cause: FWT_VEC },
-  { launch: 'fwtBatch1Kernel#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 851968, warpsight: 917504, cause: FWT_VEC },
   {
     launch: 'filter_arr#0',
     metric: 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum',
