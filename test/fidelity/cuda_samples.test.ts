@@ -108,13 +108,6 @@ const KNOWN_GAPS: Gap[] = [
   { launch: 'scalarProdGPU#0', metric: 'smsp__inst_executed.sum', ncu: 744704, warpsight: 584960, cause: "nvcc's unrolled layout of the `pos` loop (trip-count and remainder arithmetic, 64-bit address steps) and __mul24's sign extensions" },
   { launch: 'scalarProdGPU#0', metric: 'gpu__time_duration.sum', ncu: 9440, warpsight: 16062, cause: `the unrolled loop has 8 loads of a warp in flight: ${MLP}` },
   { launch: 'reduceSinglePass#0', metric: 'gpu__time_duration.sum', ncu: 27712, warpsight: 48721, cause: `two loads per trip of the grid-stride loop (64 blocks): ${MLP}` },
-  {
-    launch: 'simpleAtomics_testKernel#0',
-    metric: 'smsp__inst_executed.sum',
-    ncu: 24064,
-    warpsight: 12288,
-    cause: 'nvcc aggregates the reductions to one address per warp (VOTEU.ANY, UFLO, POPC, REDUX, a leader lane): modelled nowhere yet; the memory instructions are the same',
-  },
   { launch: 'simpleAtomics_testKernel#0', metric: 'gpu__time_duration.sum', ncu: 70464, warpsight: 2043, cause: `16,384 atomicExch and 16,384 atomicCAS on one int each: ${SAME_ADDRESS}` },
 ];
 
