@@ -215,7 +215,9 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
   // an atomic's value operands are registers: an immediate one is a move first (simpleAtomics'
   // atomicInc(&g[5], 17): MOV R19, 0x11; atomicDec(&g[6], 137): IMAD.MOV.U32 R21, RZ, RZ, 0x89)
   for (const i of blockOf.keys()) {
-    if (i.op !== 'atom' || out.has(i) || i.remote) continue;
+    // (measured on atomicXxx, the relaxed intrinsics; cuda::atomic_ref's ordered forms keep the SASS
+    // their own tests read: test/exec/memoryModel.test.ts)
+    if (i.op !== 'atom' || out.has(i) || i.remote || i.sem) continue;
     const moves = [i.a, ...(i.b ? [i.b] : [])].filter((o) => 'imm' in o).map((): SassOp => ({ opcode: 'MOV', cls: 'move' }));
     if (moves.length > 0) out.set(i, { extras: moves });
   }
