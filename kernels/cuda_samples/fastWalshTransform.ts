@@ -6,6 +6,9 @@
  *   then fwtBatch1Kernel<<<1024, 512, 8 KB>>>(d, d, 11): the last 11 levels of each 2048-float
  *   block in shared memory (five radix-4 passes, and one radix-2 pass since 11 is odd).
  * The sample computes fwtBatch2Kernel's grid once, before the loop, so every launch has 2048 x 1 blocks.
+ * The radix-2 pass reads s_data[2p] and s_data[2p + 1] and writes them back, as the C does: nvcc
+ * merges each pair into one LDS.64 / STS.64, and so does Warpsight's compiler model
+ * (src/exec/vectorize.ts).
  */
 import { type DevicePtr, type Host, defineKernel, defineProgram, f32, i32, ptr } from 'warpsight';
 import { hashMod } from './lib.js';

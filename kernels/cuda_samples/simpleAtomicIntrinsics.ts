@@ -3,8 +3,10 @@
  * atomics to eleven ints (add, sub, exch, max, min, inc, dec, cas, and, or, xor), as the sample.
  *
  * Nine of the results are unused, so nvcc emits reductions (RED); atomicExch and atomicCAS stay
- * ATOM. nvcc also aggregates the uniform-address reductions per warp (one leader lane adds the warp's
- * REDUX sum); the counts of memory instructions are those of the C either way: one per warp each.
+ * ATOM. nvcc also aggregates the uniform-address add, min, max, and, or and xor per warp (one leader
+ * lane applies the warp's REDUX, or the active count times the value), and so does Warpsight's
+ * compiler model (src/exec/atomicAggregation.ts); the counts of memory instructions are those of the
+ * C either way: one per warp each.
  */
 import { defineKernel, i32, ptr, u32 } from 'warpsight';
 

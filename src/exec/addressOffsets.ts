@@ -12,7 +12,7 @@ import type { Instr, Operand } from '../ir/types.js';
 import { is64, isInt } from '../ir/typesys.js';
 
 /** Σ coefficient · register + constant (bytes for an address) */
-interface Affine {
+export interface Affine {
   terms: Map<number, bigint>;
   c: bigint;
 }
@@ -32,7 +32,7 @@ function combine(a: Affine, b: Affine, k: bigint): Affine {
   return { terms, c: a.c + k * b.c };
 }
 const scaled = (a: Affine, k: bigint): Affine => combine({ terms: new Map(), c: 0n }, a, k);
-const key = (a: Affine): string => [...a.terms].sort((x, y) => x[0] - y[0]).map(([r, v]) => `${v}*r${r}`).join('+');
+export const affineKey = (a: Affine): string => [...a.terms].sort((x, y) => x[0] - y[0]).map(([r, v]) => `${v}*r${r}`).join('+');
 
 /** the lea's result is read only as the address of loads, stores and atomics (not as a value stored) */
 export function onlyAddressUse(lea: Instr, usersOf: (r: number) => Instr[]): boolean {
@@ -47,6 +47,41 @@ export function onlyAddressUse(lea: Instr, usersOf: (r: number) => Instr[]): boo
  * definition of a register (null when none or several: a variable is not a value), `usersOf` its readers.
  */
 export function sharedAddressFolds(all: readonly Instr[], def: (o: Operand) => Instr | null, usersOf: (r: number) => Instr[]): Set<Instr> {
+  const affineOf = affineForms(def);
+  const folded = new Set<Instr>();
+  /** per space and non-constant part: the first access's lea and constant */
+  const first = new Map<string, { lea: Instr; c: bigint }>();
+  for (const i of all) {
+    if ((i.op !== 'ld' && i.op !== 'st' && i.op !== 'atom') || !('reg' in i.addr)) continue;
+    const d = def(i.addr);
+    if (d?.op !== 'lea') continue;
+    const f = affineOf(i.addr);
+    if (f === null || f.terms.size === 0) continue;
+    const k = `${i.space}:${affineKey(f)}`;
+    const kept = first.get(k);
+    if (kept === undefined) first.set(k, { lea: d, c: f.c });
+    else if (kept.lea !== d && fitsImmediate(f.c - kept.c) && onlyAddressUse(d, usersOf)) folded.add(d);
+  }
+  // what only folded instructions read is no instruction either
+  for (let changed = folded.size > 0; changed; ) {
+    changed = false;
+    for (const i of all) {
+      if (folded.has(i) || !(i.op === 'lea' || i.op === 'cvt' || (i.op === 'binary' && isInt(i.type)))) continue;
+      const us = usersOf(i.dst);
+      if (us.length > 0 && us.every((u) => folded.has(u))) {
+        folded.add(i);
+        changed = true;
+      }
+    }
+  }
+  return folded;
+}
+
+/**
+ * The affine form of an operand over values defined once (`def`: the single definition of a
+ * register, null for a variable): a function, its forms remembered
+ */
+export function affineForms(def: (o: Operand) => Instr | null): (o: Operand) => Affine | null {
   const forms = new Map<Instr, Affine | null>();
   /** integer arithmetic whose wrap cannot change the address: signed 32-bit (overflow is undefined) or 64-bit */
   const foldable = (i: Instr): boolean => i.op === 'binary' && i.type.tag === 'scalar' && (i.type.kind === 'i32' || is64(i.type));
@@ -78,31 +113,5 @@ export function sharedAddressFolds(all: readonly Instr[], def: (o: Operand) => I
     if (d.fn === 'mul' && b.terms.size === 0) return scaled(a, b.c);
     return null;
   };
-  const folded = new Set<Instr>();
-  /** per space and non-constant part: the first access's lea and constant */
-  const first = new Map<string, { lea: Instr; c: bigint }>();
-  for (const i of all) {
-    if ((i.op !== 'ld' && i.op !== 'st' && i.op !== 'atom') || !('reg' in i.addr)) continue;
-    const d = def(i.addr);
-    if (d?.op !== 'lea') continue;
-    const f = affineOf(i.addr);
-    if (f === null || f.terms.size === 0) continue;
-    const k = `${i.space}:${key(f)}`;
-    const kept = first.get(k);
-    if (kept === undefined) first.set(k, { lea: d, c: f.c });
-    else if (kept.lea !== d && fitsImmediate(f.c - kept.c) && onlyAddressUse(d, usersOf)) folded.add(d);
-  }
-  // what only folded instructions read is no instruction either
-  for (let changed = folded.size > 0; changed; ) {
-    changed = false;
-    for (const i of all) {
-      if (folded.has(i) || !(i.op === 'lea' || i.op === 'cvt' || (i.op === 'binary' && isInt(i.type)))) continue;
-      const us = usersOf(i.dst);
-      if (us.length > 0 && us.every((u) => folded.has(u))) {
-        folded.add(i);
-        changed = true;
-      }
-    }
-  }
-  return folded;
+  return affineOf;
 }

@@ -13,7 +13,7 @@
 /** one SASS instruction of a sequence: its name and the pipe class the timing model charges */
 export interface SassOp {
   opcode: string;
-  cls: 'alu' | 'sfu' | 'conv' | 'move';
+  cls: 'alu' | 'sfu' | 'conv' | 'move' | 'warp';
 }
 
 const alu = (opcode: string): SassOp => ({ opcode, cls: 'alu' });

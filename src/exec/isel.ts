@@ -11,13 +11,15 @@
  *   32-bit value is a 64-bit add, two instructions;
  * - an expression computed again from the same values is computed once (cse_twice and cse_once: the
  *   same SASS): a repeat of a pure instruction, where the first dominates it, is no instruction;
- * - a parameter no instruction reads is not loaded.
+ * - a parameter no instruction reads is not loaded;
+ * - an atomic to one address for the whole warp, its result unused, is the warp's (atomicAggregation.ts).
  * 64-bit integer arithmetic is src/exec/wideInt.ts's; what it decides for an instruction stands
  * unless this module has a choice for it.
  */
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
+import { aggregationExtras } from './atomicAggregation.js';
 import { LATE_RECIPROCAL, LATE_REMAINDER_AFTER_QUOTIENT, constantDivision, lateConstantDivision, remainderAfterQuotient, type SassOp, variableDivision } from './intDivision.js';
 
 export interface IselChoice {
@@ -207,6 +209,19 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
     if (c !== null) reciprocals.add(c);
   }
 
+  // atomics nvcc aggregates across the warp (src/exec/atomicAggregation.ts): the leader, the count
+  // or the warp's reduction before the RED
+  for (const [i, extras] of aggregationExtras(kernel, uniform)) out.set(i, { extras });
+  // an atomic's value operands are registers: an immediate one is a move first (simpleAtomics'
+  // atomicInc(&g[5], 17): MOV R19, 0x11; atomicDec(&g[6], 137): IMAD.MOV.U32 R21, RZ, RZ, 0x89)
+  for (const i of blockOf.keys()) {
+    // (measured on atomicXxx, the relaxed intrinsics; cuda::atomic_ref's ordered forms keep the SASS
+    // their own tests read: test/exec/memoryModel.test.ts)
+    if (i.op !== 'atom' || out.has(i) || i.remote || i.sem) continue;
+    const moves = [i.a, ...(i.b ? [i.b] : [])].filter((o) => 'imm' in o).map((): SassOp => ({ opcode: 'MOV', cls: 'move' }));
+    if (moves.length > 0) out.set(i, { extras: moves });
+  }
+
   const quotients = new Map<string, Instr>();
   for (const [i, list] of blockOf) {
     if (out.has(i)) continue;
@@ -215,6 +230,12 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
     if (i.op === 'const' && i.opaque) {
       const [first, ...rest] = LATE_RECIPROCAL;
       out.set(i, reciprocals.has(i) && first ? { opcode: first.opcode, cls: first.cls, extras: rest } : { folded: true });
+      continue;
+    }
+    // a shift of a constant by a value: SHF shifts a register, so the constant is a move first
+    // (simpleAtomics' 1 << tid: HFMA2.MMA R2, -RZ, RZ, 0, 5.96e-08; SHF.L.U32 R2, R2, R3, RZ)
+    if (i.op === 'binary' && (i.fn === 'shl' || i.fn === 'shr') && int32(i.type) && 'imm' in i.a && 'reg' in i.b && opaqueConst(i.b) === null) {
+      out.set(i, { extras: [{ opcode: 'HFMA2.MMA', cls: 'move' }] });
       continue;
     }
     // arithmetic on it and constants alone is a constant to ptxas (`warpSize - 1`: 0x1f)

@@ -7,9 +7,11 @@ import type { KernelIR } from '../ir/types.js';
 import { hoistInvariants } from './hoist.js';
 import { reuseLoads } from './loadCse.js';
 import { simplifyArithmetic } from './simplify.js';
+import { vectorizeAccesses } from './vectorize.js';
 
 export function optimize(built: KernelIR): KernelIR {
-  // add/subtract chains folded first; then invariants leave their loops: a load's address computed
-  // outside is the same value inside
-  return reuseLoads(hoistInvariants(simplifyArithmetic(built)));
+  // add/subtract chains folded first; then invariants leave their loops (a load's address computed
+  // outside is the same value inside); loads of what was read already go; what remains of adjacent
+  // accesses merges
+  return vectorizeAccesses(reuseLoads(hoistInvariants(simplifyArithmetic(built))));
 }

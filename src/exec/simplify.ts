@@ -7,7 +7,7 @@
  * four IMAD.IADD / IADD3 before the STG.E.128).
  *
  * A subtraction of one of the addends of the sum it subtracts from is that sum's other addend; of an
- * addend of an addend, a single add of what remains. The values involved must be values (SSA
+ * addend of an addend, when nothing else reads the sum, a single add of what remains. The values involved must be values (SSA
  * registers or constants), not variables that may change between the add and the subtract. The add
  * that only the subtraction read goes (no instruction). The kernel is rewritten (a copy).
  */
@@ -70,7 +70,10 @@ export function simplifyArithmetic(kernel: KernelIR): KernelIR {
       let result: Operand | Binary | null = null;
       if (same(sum.a, c)) result = sum.b;
       else if (same(sum.b, c)) result = sum.a;
-      else {
+      else if (readers.get(sum.dst) === 1) {
+        // only where the sum goes with it (one add for two): a sum read elsewhere stays, and the
+        // subtraction's operands stay what the address arithmetic recognises (jacobi's c - 1 is c's
+        // address less 4, an immediate offset)
         for (const [inner, other] of [[sum.a, sum.b], [sum.b, sum.a]] as const) {
           const add = addOf(inner, i.type);
           if (add === null) continue;

@@ -128,6 +128,9 @@ describe('L1 and the memory model', () => {
     const body = (fenced: boolean) => (k: KernelBuilder, { buf, out }: { buf: PtrVal; out: PtrVal }) => {
       const t = k.threadIdx.x.cast(i32);
       const a = buf.at(t).get();
+      // a store between, which may alias buf for all the compiler knows, keeps the second load a
+      // load (nvcc reuses a load with nothing between: src/exec/loadCse.ts)
+      out.at(t).store(a);
       if (fenced) k.atomicThreadFence('acquire', 'device');
       out.at(t).store(a.add(buf.at(t).get()));
     };
