@@ -16,7 +16,7 @@
  * (resolve.ts): the error messages, too, stay theirs.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,8 +35,9 @@ interface Entry {
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 function cacheDir(): string {
-  // per user: another user's entries are neither read nor overwritten
-  return join(tmpdir(), `warpsight-kernels-${process.getuid?.() ?? 'user'}`);
+  // WARPSIGHT_KERNEL_CACHE: another folder (tests); per user: another user's entries are neither read nor overwritten
+  const env = process.env['WARPSIGHT_KERNEL_CACHE'];
+  return env !== undefined && env !== '' ? env : join(tmpdir(), `warpsight-kernels-${process.getuid?.() ?? 'user'}`);
 }
 
 /** the entry at `path` when every file it was made from is unchanged, else null */
@@ -46,6 +47,16 @@ function validEntry(path: string, api: string): Entry | null {
     if (e.format !== FORMAT || e.api !== api) return null;
     for (const [file, hash] of e.inputs) if (sha(readFileSync(file)) !== hash) return null;
     return existsSync(e.module) ? e : null;
+  } catch {
+    return null;
+  }
+}
+
+/** the module an entry named, whether or not it is still valid */
+function previousModule(path: string): string | null {
+  try {
+    const m = (JSON.parse(readFileSync(path, 'utf8')) as Partial<Entry>).module;
+    return typeof m === 'string' && m.startsWith(cacheDir()) ? m : null;
   } catch {
     return null;
   }
@@ -114,7 +125,10 @@ export async function bundledKernel(abs: string, api: string): Promise<string | 
     mkdirSync(dir, { recursive: true });
     const module = join(dir, `${sha(text).slice(0, 32)}.mjs`);
     writeAtomic(module, text);
+    // the folder holds one module per kernel file: the one this entry named before goes
+    const before = previousModule(entryPath);
     writeAtomic(entryPath, JSON.stringify({ format: FORMAT, api, inputs, module } satisfies Entry));
+    if (before !== null && before !== module) rmSync(before, { force: true });
     return pathToFileURL(module).href;
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,7 +9,13 @@ import { bundledKernel } from '../../src/kernel/bundle.js';
 // entry is used again, and which files are left to the loader hooks
 const dir = mkdtempSync(join(tmpdir(), 'warpsight-bundle-'));
 const api = pathToFileURL(join(dir, 'api.js')).href;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const cacheBefore = process.env['WARPSIGHT_KERNEL_CACHE'];
+process.env['WARPSIGHT_KERNEL_CACHE'] = join(dir, 'cache');
+afterAll(() => {
+  if (cacheBefore === undefined) delete process.env['WARPSIGHT_KERNEL_CACHE'];
+  else process.env['WARPSIGHT_KERNEL_CACHE'] = cacheBefore;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function kernelFile(name: string, body: string): string {
   const f = join(dir, name);
@@ -36,6 +42,7 @@ describe('bundledKernel', () => {
     // an inline source map naming the .ts files, relative to the module's folder (where Node resolves them)
     const map = JSON.parse(Buffer.from(text.split('sourceMappingURL=data:application/json;base64,')[1] as string, 'base64').toString('utf8')) as { sources: string[] };
     const folder = join(fileURLToPath(url as string), '..');
+    expect(folder).toBe(join(dir, 'cache'));
     expect(map.sources.map((s) => join(folder, s)).sort()).toEqual([lib, main].sort());
   });
 
@@ -46,6 +53,8 @@ describe('bundledKernel', () => {
     const second = await bundledKernel(main, api);
     expect(second).not.toBe(first);
     expect(readFileSync(fileURLToPath(second as string), 'utf8')).toMatch(/var THREADS = 128;/);
+    // one module per kernel file: the first is gone
+    expect(existsSync(fileURLToPath(first as string))).toBe(false);
   });
 
   it('leaves to the hooks what a module in the cache folder would do differently, and what does not compile', async () => {
