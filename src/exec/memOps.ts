@@ -319,9 +319,14 @@ const UNDO: Record<ViewName, new (n: number) => Page[ViewName]> = {
   u8: Uint8Array, i8: Int8Array, u16: Uint16Array, i16: Int16Array, i32: Int32Array, f32: Float32Array, f64: Float64Array, i64: BigInt64Array,
 };
 
-/** the 128 bytes of a global line as memory has them now (zeros outside any allocation) */
+/** a line's bytes as readLine leaves them, and a view of them: the callers copy what they keep */
+const LINE = new Uint8Array(128);
+const LINE_VIEW = new DataView(LINE.buffer);
+
+/** the 128 bytes of a global line as memory has them now (zeros outside any allocation), in LINE */
 function readLine(env: ExecEnv, line: number): Uint8Array {
-  const out = new Uint8Array(128);
+  const out = LINE;
+  out.fill(0);
   const base = line * 128;
   for (let at = 0; at < 128; ) {
     const alloc = env.mem.find(base + at, 1);
@@ -332,8 +337,8 @@ function readLine(env: ExecEnv, line: number): Uint8Array {
     const off = base + at - alloc.base;
     const inPage = off & (PB - 1);
     const n = Math.min(128 - at, alloc.end - (base + at), PB - inPage);
-    const page = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(inPage, n);
-    out.set(page.u8.subarray(inPage, inPage + n), at);
+    const bytes = (alloc.pages[Math.floor(off / PB)] ?? alloc.page(off)).ready(inPage, n).u8;
+    for (let k = 0; k < n; k++) out[at + k] = bytes[inPage + k]!;
     at += n;
   }
   return out;
@@ -379,9 +384,10 @@ function staleL1(env: ExecEnv, i: GlobalLd | GlobalSt, undo: Page[ViewName], com
     const m = w.mask;
     const a = addrs(w);
     const writes = memsys.sharedWrites as number[];
-    for (const line of writes) {
+    for (let j = 0; j < writes.length; j++) {
+      const line = writes[j] as number;
       const before = readLine(env, line);
-      const d = new DataView(before.buffer);
+      const d = LINE_VIEW;
       for (let l = 31; l >= 0; l--) {
         if (((m >>> l) & 1) === 0) continue;
         const addr = a[l] as number;
@@ -397,14 +403,20 @@ function staleL1(env: ExecEnv, i: GlobalLd | GlobalSt, undo: Page[ViewName], com
       if (!copy) continue;
       const now = readLine(env, line);
       const mask = ref[r + 1] as number;
-      for (let s = 0; s < 4; s++) if ((mask >>> s) & 1) copy.set(now.subarray(s * 32, s * 32 + 32), s * 32);
+      for (let b = 0; b < 128; b++) if ((mask >>> (b >> 5)) & 1) copy[b] = now[b]!;
     }
     if (!l1Alloc || (memsys.staleLines as number) === 0) return;
+    // lanes of one line in a row share its look-up
+    let seen = -1;
+    let copy: Uint8Array | undefined;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const addr = a[l] as number;
       const line = Math.floor(addr / 128);
-      const copy = memsys.staleCopy(w.sm, line);
+      if (line !== seen) {
+        seen = line;
+        copy = memsys.staleCopy(w.sm, line);
+      }
       if (!copy) continue;
       const d = new DataView(copy.buffer);
       for (let k = 0; k < comps; k++) (w.regs[dsts[k] as number] as RegArray)[l] = getScalar(d, addr - line * 128 + k * csize, kind) as never;
@@ -695,9 +707,10 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       // the lines other L1s hold keep what the atomics replaced (stale copies, staleL1)
       const shared = env.memsys.sharedWrites;
       if (shared !== undefined && shared.length > 0 && env.memsys.keepStale) {
-        for (const line of shared) {
+        for (let j = 0; j < shared.length; j++) {
+          const line = shared[j] as number;
           const before = readLine(env, line);
-          const d = new DataView(before.buffer);
+          const d = LINE_VIEW;
           for (let l = 31; l >= 0; l--) {
             if (((m >>> l) & 1) === 0) continue;
             const addr = a[l] as number;

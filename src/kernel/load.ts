@@ -16,7 +16,8 @@ import { isMainThread, Worker } from 'node:worker_threads';
 import { UserError } from '../errors.js';
 import type { KernelDef, ProgramDef } from './define.js';
 import { describeLoadError } from './loadError.js';
-import { registerKernelLoader } from './resolve.js';
+import { bundledKernel } from './bundle.js';
+import { apiModuleUrl, registerKernelLoader, runningFromSource } from './resolve.js';
 
 export type Definition = KernelDef | ProgramDef;
 
@@ -30,6 +31,14 @@ function collect(value: unknown, out: Definition[]): void {
 }
 
 async function importFile(abs: string): Promise<Record<string, unknown>> {
+  // the built CLI: compiled in this thread when it can be (bundle.ts), the stack traces source-mapped
+  if (!runningFromSource && process.env.VITEST === undefined) {
+    const url = await bundledKernel(abs, apiModuleUrl());
+    if (url !== null) {
+      process.setSourceMapsEnabled(true);
+      return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+    }
+  }
   // tsx for .ts under plain Node, and `import ... from 'warpsight'` from any folder (resolve.ts)
   await registerKernelLoader();
   return (await import(/* @vite-ignore */ pathToFileURL(abs).href)) as Record<string, unknown>;

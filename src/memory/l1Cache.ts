@@ -42,6 +42,8 @@ export class L1Cache {
    * that a store looks for other holders only when there may be some.
    */
   private readonly stale = new Map<number, Uint8Array>();
+  /** per SM, its stale copies: an SM with none answers staleCopy without a look-up (whose key, a double, is boxed) */
+  private readonly staleOfSm: Int32Array;
   private readonly holders = new Uint16Array(1 << 20);
 
   constructor(
@@ -52,6 +54,7 @@ export class L1Cache {
   ) {
     this.lineSize = lineSize;
     this.ways = ways;
+    this.staleOfSm = new Int32Array(smCount);
     this.setCapacity(bytes);
   }
 
@@ -80,7 +83,10 @@ export class L1Cache {
 
   invalidateAll(): void {
     this.holders.fill(0);
-    this.stale.clear();
+    if (this.stale.size > 0) {
+      this.stale.clear();
+      this.staleOfSm.fill(0);
+    }
     if (this.touchedAll || this.touchedSm.length !== this.smCount) {
       const n = this.linesPerSm * this.smCount;
       this.tag.fill(-1, 0, n);
@@ -107,20 +113,27 @@ export class L1Cache {
     return -1;
   }
 
-  private victim(base: number): number {
+  /**
+   * One pass over the set: the way holding `line`, else -1 - the victim: the first invalid way, else
+   * the least recently used (the smallest stamp; among equal stamps, evict-first lines' 0, the first)
+   */
+  private lookup(base: number, line: number): number {
     const t = this.tag;
     const s = this.stamp;
+    let empty = -1;
     let best = base;
     let bestStamp = Infinity;
     for (let i = base, end = base + this.ways; i < end; i++) {
-      if (t[i] === -1) return i;
-      const v = s[i]!;
-      if (v < bestStamp) {
-        bestStamp = v;
+      const v = t[i];
+      if (v === line) return i;
+      if (v === -1) {
+        if (empty < 0) empty = i;
+      } else if (s[i]! < bestStamp) {
+        bestStamp = s[i]!;
         best = i;
       }
     }
-    return best;
+    return -1 - (empty >= 0 ? empty : best);
   }
 
   private setBase(sm: number, line: number): number {
@@ -141,8 +154,7 @@ export class L1Cache {
    * hit. With `allocate`, missing sectors are filled (evictFirst: inserted as LRU, `ld.cs`).
    */
   load(sm: number, line: number, mask: number, allocate: boolean, evictFirst: boolean): number {
-    const base = this.setBase(sm, line);
-    let w = this.find(base, line);
+    let w = this.lookup(this.setBase(sm, line), line);
     if (w >= 0) {
       const hit = this.valid[w]! & mask;
       if (allocate) {
@@ -152,7 +164,7 @@ export class L1Cache {
       return hit;
     }
     if (allocate) {
-      w = this.victim(base);
+      w = -1 - w;
       this.replace(sm, w, line);
       this.valid[w] = mask;
       this.stamp[w] = evictFirst ? 0 : ++this.clock;
@@ -165,14 +177,13 @@ export class L1Cache {
    * is allocated. Returns true when the tag was present (all the request's sectors in it count as hits).
    */
   store(sm: number, line: number, mask: number, fullMask: number): boolean {
-    const base = this.setBase(sm, line);
-    let w = this.find(base, line);
+    let w = this.lookup(this.setBase(sm, line), line);
     if (w >= 0) {
       this.valid[w]! |= fullMask;
       this.stamp[w] = ++this.clock;
       return true;
     }
-    w = this.victim(base);
+    w = -1 - w;
     this.replace(sm, w, line);
     this.valid[w] = fullMask & mask;
     this.stamp[w] = ++this.clock;
@@ -207,7 +218,7 @@ export class L1Cache {
     if (old >= 0) {
       const h = old & HOLDER_MASK;
       if ((this.holders[h] as number) > 0) this.holders[h]!--;
-      if (this.stale.size > 0) this.stale.delete(old * 256 + sm);
+      if (this.staleOfSm[sm] !== 0 && this.stale.delete(old * 256 + sm)) this.staleOfSm[sm]!--;
     }
     if (line >= 0) this.holders[line & HOLDER_MASK]!++;
     this.tag[w] = line;
@@ -220,6 +231,7 @@ export class L1Cache {
 
   /** SM `sm`'s stale copy of `line`, when its L1 holds one */
   staleCopy(sm: number, line: number): Uint8Array | undefined {
+    if (this.staleOfSm[sm] === 0) return undefined;
     return this.stale.get(line * 256 + sm);
   }
 
@@ -238,7 +250,10 @@ export class L1Cache {
       const w = this.find(s * this.linesPerSm + this.setOf(line) * this.ways, line);
       if (w < 0 || this.valid[w] === 0) continue;
       const key = line * 256 + s;
-      if (!this.stale.has(key)) this.stale.set(key, before.slice());
+      if (!this.stale.has(key)) {
+        this.stale.set(key, before.slice());
+        this.staleOfSm[s]!++;
+      }
     }
   }
 }

@@ -117,6 +117,12 @@ export interface L2Options {
 }
 
 const EMPTY = -1;
+/** no way (the ends of a set's recency list) */
+const NONE = 255;
+/** the bits of ways [lo, hi) of a set */
+const wayRange = (lo: number, hi: number): number => ((hi >= 31 ? -1 : (1 << hi) - 1) & ~((1 << lo) - 1));
+/** the number of the lowest bit set in x (x not 0) */
+const lowestBit = (x: number): number => 31 - Math.clz32(x & -x);
 /** the sectors of the 64-B granules (aligned sector pairs) that sectors `m` of a line fall in */
 const pairOf = (m: number): number => (m | ((m & 5) << 1) | ((m & 10) >> 1)) & 15;
 
@@ -157,7 +163,25 @@ export class L2Cache {
   private readonly dirty: Uint8Array;
   /** per way: eviction class (CLS_*) */
   private readonly cls: Uint8Array;
-  private readonly stamp: Float64Array;
+  /**
+   * Recency: per set, a list of its valid ways from the least to the most recently used (the order
+   * the access clock's stamps gave them: every use stamped a line with a new, larger clock, so the
+   * order is total). `older`/`newer` hold the neighbours' way numbers within the set (NONE at the
+   * ends), `lruWay`/`mruWay` the ends. Victim queries follow the list from its LRU end and stop at
+   * the first way that qualifies, where a scan compared the stamps of all the set's ways.
+   */
+  private readonly older: Uint8Array;
+  private readonly newer: Uint8Array;
+  private readonly lruWay: Uint8Array;
+  private readonly mruWay: Uint8Array;
+  /**
+   * per set, one bit per way: the ways holding a line (`live`: exactly the ways in the recency
+   * list), and the ways whose eviction class (cls) is CLS_FIRST / CLS_LAST (whether or not they hold
+   * a line): a free way, or the lowest class present, is a mask and a count of trailing zeros
+   */
+  private readonly live: Int32Array;
+  private readonly firstWays: Int32Array;
+  private readonly lastWays: Int32Array;
   /** set-aside ways of each set (persisting limit spread over the sets) */
   private readonly quota: Uint8Array;
   private clock = 1;
@@ -287,7 +311,14 @@ export class L2Cache {
     this.valid = new Uint8Array(n);
     this.dirty = new Uint8Array(n);
     this.cls = new Uint8Array(n);
-    this.stamp = new Float64Array(n);
+    if (this.ways > 30) throw new Error(`L2: ${this.ways} ways per set; the replacement state packs a set's ways into 30 bits`);
+    this.older = new Uint8Array(n).fill(NONE);
+    this.newer = new Uint8Array(n).fill(NONE);
+    this.lruWay = new Uint8Array(this.sets).fill(NONE);
+    this.mruWay = new Uint8Array(this.sets).fill(NONE);
+    this.live = new Int32Array(this.sets);
+    this.firstWays = new Int32Array(this.sets);
+    this.lastWays = new Int32Array(this.sets);
     this.quota = new Uint8Array(this.sets);
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
     this.partner = new Uint8Array(n);
@@ -311,7 +342,6 @@ export class L2Cache {
     this.reused = new Uint8Array(n);
     this.sc = opts.replacement === 'sc';
     this.chance = new Uint8Array(n);
-    this.order = new Int32Array(this.ways);
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
     const lineBit = Math.log2(this.lineSize);
@@ -325,6 +355,8 @@ export class L2Cache {
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
+    // a new way's class is 0 (CLS_FIRST), as the Uint8Array starts
+    for (let set = 0; set < this.sets; set++) this.syncClassWays(set);
     this.setDirtyVictimSkip(opts.dirtyVictimSkip ?? 0);
     this.setPersistingBytes(0);
   }
@@ -372,7 +404,7 @@ export class L2Cache {
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
       const base = s * this.ways;
-      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.cls[base + w] = CLS_NORMAL;
+      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.setCls(base + w, CLS_NORMAL);
     }
   }
 
@@ -380,7 +412,7 @@ export class L2Cache {
   resetPersisting(): void {
     this.touchedAll = true;
     this.maybeLast = false;
-    for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST) this.cls[i] = CLS_NORMAL;
+    for (let i = 0; i < this.cls.length; i++) if (this.cls[i] === CLS_LAST) this.setCls(i, CLS_NORMAL);
   }
 
   /**
@@ -424,7 +456,14 @@ export class L2Cache {
     this.dirty.fill(0, from, to);
     this.cls.fill(CLS_NORMAL, from, to);
     this.chance.fill(0, from, to);
-    this.stamp.fill(0, from, to);
+    // whole sets: their recency lists empty, no class masks
+    for (let set = from / this.ways; set < to / this.ways; set++) {
+      this.live[set] = 0;
+      this.firstWays[set] = 0;
+      this.lastWays[set] = 0;
+      this.lruWay[set] = NONE;
+      this.mruWay[set] = NONE;
+    }
     this.partner.fill(0, from, to);
     this.partial.fill(0, from, to);
     this.copy.fill(0, from, to);
@@ -445,7 +484,7 @@ export class L2Cache {
       const w = this.allocate(set, l, CLS_NORMAL);
       this.valid[w] = this.dirty[w] = 0xf;
       this.partner[w] = this.partial[w] = 0;
-      this.stamp[w] = this.clock++;
+      this.use(w);
       this.capDirty(set, w, this.dirtyCap[set]!);
     }
   }
@@ -564,77 +603,70 @@ export class L2Cache {
    * the lines with a second chance (L2Options.replacement 'sc'; a dirty one is written back as it is
    * passed over, unless write-back avoidance holds it back), the oldest if every line had one; invalid
    * ways first, those from `emptyFrom` on before the others (a normal line takes a free way outside the
-   * set-aside first)
+   * set-aside first). [from, to) lies in one set.
    */
   private pick(from: number, to: number, allowLast: boolean, emptyFrom = from): number {
-    const t = this.tag;
-    const cl = this.cls;
-    const s = this.stamp;
-    let best = -1;
-    let bestCls = CLS_LAST + 1;
-    let bestStamp = Infinity;
-    let empty = -1;
-    for (let i = from; i < to; i++) {
-      if (t[i] === EMPTY) {
-        if (i >= emptyFrom) return i;
-        if (empty < 0) empty = i;
-        continue;
-      }
-      const c = cl[i]!;
-      if (c === CLS_LAST && !allowLast) continue;
-      const st = s[i]!;
-      if (c < bestCls || (c === bestCls && st < bestStamp)) {
-        best = i;
-        bestCls = c;
-        bestStamp = st;
-      }
+    const set = (from / this.ways) | 0;
+    const base = set * this.ways;
+    const range = wayRange(from - base, to - base);
+    const live = this.live[set]!;
+    const empty = ~live & range;
+    if (empty !== 0) {
+      // the first free way from emptyFrom on, else the first free way
+      const late = empty & ~((1 << (emptyFrom - base)) - 1);
+      return base + lowestBit(late !== 0 ? late : empty);
     }
-    if (empty >= 0) return empty;
-    if (best < 0) return -1;
+    const last = this.lastWays[set]!;
+    const cand = allowLast ? live & range : live & range & ~last;
+    if (cand === 0) return -1;
+    // the lowest class present among the candidates
+    const first = cand & this.firstWays[set]!;
+    const normal = cand & ~last;
+    const target = first !== 0 ? first : normal !== 0 ? normal : cand;
+    const best = base + ((target & (target - 1)) === 0 ? lowestBit(target) : this.oldestOf(set, target));
     if (this.chance[best] === 0) return this.avoidDirtyVictim(best, from, to);
     return this.passOver(from, to, allowLast);
   }
 
-  /** ways of a set in victim order (passOver's scratch) */
-  private readonly order: Int32Array;
+  /** the least recently used way (within the set) of the set's ways in `mask` (not 0, live ways only) */
+  private oldestOf(set: number, mask: number): number {
+    const newer = this.newer;
+    const base = set * this.ways;
+    let i = this.lruWay[set]!;
+    while (((mask >>> i) & 1) === 0) i = newer[base + i]!;
+    return i;
+  }
 
   /**
    * The LRU line of the lowest class has a second chance: the lines are passed over in victim order
-   * (class, then age, then way) -- each losing its chance, a dirty one written back unless write-back
-   * avoidance holds it back -- until one without a chance, the victim; the first if all had one. One
-   * sort of the set's lines where a scan per line passed over would visit the set again each time.
-   * The set holds no invalid way (pick returned it).
+   * (class, then age) -- each losing its chance, a dirty one written back unless write-back avoidance
+   * holds it back -- until one without a chance, the victim; the first if all had one. The set's
+   * recency list in age order once per class. The set holds no invalid way (pick returned it).
    */
   private passOver(from: number, to: number, allowLast: boolean): number {
-    const cl = this.cls;
-    const s = this.stamp;
-    const order = this.order;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      const c = cl[i]!;
-      if (c === CLS_LAST && !allowLast) continue;
-      const st = s[i]!;
-      // insertion after every way that goes first (lower class, older, or equal and a lower way)
-      let j = n++;
-      while (j > 0) {
-        const o = order[j - 1]!;
-        const oc = cl[o]!;
-        if (oc < c || (oc === c && s[o]! <= st)) break;
-        order[j] = o;
-        j--;
-      }
-      order[j] = i;
-    }
-    for (let k = 0; k < n; k++) {
-      const w = order[k]!;
-      if (this.chance[w] === 0) return this.avoidDirtyVictim(w, from, to);
-      this.chance[w] = 0;
-      if (this.dirty[w] !== 0 && this.partial[w] === 0 && !(this.skipBelow > 0 && this.skipDirty())) {
-        this.dram.write(this.dirty[w]!);
-        this.dirty[w] = 0;
+    const set = (from / this.ways) | 0;
+    const base = set * this.ways;
+    const last = this.lastWays[set]!;
+    const first = this.firstWays[set]!;
+    const cand = this.live[set]! & wayRange(from - base, to - base) & (allowLast ? -1 : ~last);
+    const newer = this.newer;
+    let head = -1;
+    for (let k = CLS_FIRST; k <= CLS_LAST; k++) {
+      const target = k === CLS_FIRST ? cand & first : k === CLS_NORMAL ? cand & ~first & ~last : cand & last;
+      if (target === 0) continue;
+      for (let i = this.lruWay[set]!; i !== NONE; i = newer[base + i]!) {
+        if (((target >>> i) & 1) === 0) continue;
+        const w = base + i;
+        if (head < 0) head = w;
+        if (this.chance[w] === 0) return this.avoidDirtyVictim(w, from, to);
+        this.chance[w] = 0;
+        if (this.dirty[w] !== 0 && this.partial[w] === 0 && !(this.skipBelow > 0 && this.skipDirty())) {
+          this.dram.write(this.dirty[w]!);
+          this.dirty[w] = 0;
+        }
       }
     }
-    return order[0]!;
+    return head;
   }
 
   /** write-back avoidance: a dirty normal victim gives way to the set's oldest clean normal line (dirtyVictimSkip) */
@@ -646,16 +678,77 @@ export class L2Cache {
     return best;
   }
 
-  /** the oldest clean normal line of [from, to), or -1 */
+  /** the oldest clean normal line of [from, to) (one set, every way of it valid), or -1 */
   private oldestClean(from: number, to: number): number {
-    let clean = -1;
-    let cleanStamp = Infinity;
-    for (let i = from; i < to; i++)
-      if (this.cls[i] === CLS_NORMAL && this.dirty[i] === 0 && this.stamp[i]! < cleanStamp) {
-        clean = i;
-        cleanStamp = this.stamp[i]!;
-      }
-    return clean;
+    const set = (from / this.ways) | 0;
+    const base = set * this.ways;
+    const normal = this.live[set]! & wayRange(from - base, to - base) & ~this.firstWays[set]! & ~this.lastWays[set]!;
+    const newer = this.newer;
+    for (let i = this.lruWay[set]!; i !== NONE; i = newer[base + i]!) if (((normal >>> i) & 1) !== 0 && this.dirty[base + i] === 0) return base + i;
+    return -1;
+  }
+
+  /** way `w` is used now: the most recent of its set (a stamp of the access clock, as before the lists) */
+  private use(w: number): void {
+    this.clock++;
+    const set = (w / this.ways) | 0;
+    const base = set * this.ways;
+    const i = w - base;
+    const bit = 1 << i;
+    const live = this.live[set]!;
+    if ((live & bit) !== 0) {
+      if (this.mruWay[set] === i) return;
+      this.unlink(set, base, i);
+    }
+    const m = this.mruWay[set]!;
+    this.older[w] = m;
+    this.newer[w] = NONE;
+    if (m !== NONE) this.newer[base + m] = i;
+    else this.lruWay[set] = i;
+    this.mruWay[set] = i;
+    this.live[set] = live | bit;
+  }
+
+  /** way `i` of the set leaves its recency list */
+  private unlink(set: number, base: number, i: number): void {
+    const w = base + i;
+    const o = this.older[w]!;
+    const n = this.newer[w]!;
+    if (o !== NONE) this.newer[base + o] = n;
+    else this.lruWay[set] = n;
+    if (n !== NONE) this.older[base + n] = o;
+    else this.mruWay[set] = o;
+    this.live[set]! &= ~(1 << i);
+  }
+
+  /** way `w` holds no line any more */
+  private drop(w: number): void {
+    this.tag[w] = EMPTY;
+    const set = (w / this.ways) | 0;
+    const base = set * this.ways;
+    if ((this.live[set]! & (1 << (w - base))) !== 0) this.unlink(set, base, w - base);
+  }
+
+  /** way `w`'s eviction class (the set's class masks follow) */
+  private setCls(w: number, k: number): void {
+    this.cls[w] = k;
+    const set = (w / this.ways) | 0;
+    const bit = 1 << (w - set * this.ways);
+    this.firstWays[set] = k === CLS_FIRST ? this.firstWays[set]! | bit : this.firstWays[set]! & ~bit;
+    this.lastWays[set] = k === CLS_LAST ? this.lastWays[set]! | bit : this.lastWays[set]! & ~bit;
+  }
+
+  /** the set's class masks from its ways' classes */
+  private syncClassWays(set: number): void {
+    let first = 0;
+    let last = 0;
+    for (let i = 0, base = set * this.ways; i < this.ways; i++) {
+      const c = this.cls[base + i];
+      if (c === CLS_FIRST) first |= 1 << i;
+      else if (c === CLS_LAST) last |= 1 << i;
+    }
+    this.firstWays[set] = first;
+    this.lastWays[set] = last;
   }
 
   /** probability a dirty victim is passed over (L2Options.dirtyVictimSkip) from now on */
@@ -672,7 +765,7 @@ export class L2Cache {
     if (this.tag[i] === EMPTY) return;
     if (this.copy[i] !== 0) {
       this.copy[i] = 0;
-      this.tag[i] = EMPTY;
+      this.drop(i);
       this.valid[i] = 0;
       return;
     }
@@ -683,7 +776,7 @@ export class L2Cache {
     if (this.partial[i] !== 0) this.fillPartial(i, this.partial[i]!);
     const d = this.dirty[i]!;
     if (d !== 0) this.dram.write(d);
-    this.tag[i] = EMPTY;
+    this.drop(i);
     this.valid[i] = 0;
     this.dirty[i] = 0;
     this.partner[i] = 0;
@@ -737,14 +830,16 @@ export class L2Cache {
     let n = 0;
     for (let i = base; i < base + this.ways; i++) if (this.dirty[i] !== 0 && this.cls[i] !== exempt) n += this.partial[i] !== 0 ? pw : 1;
     while (n > cap) {
-      // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial)
+      // the LRU dirty line whose sectors are all whole (waiting partial lines are left to admitPartial);
+      // a way without a line is never dirty
       let lru = -1;
-      let st = Infinity;
-      for (let i = base; i < base + this.ways; i++)
-        if (i !== keep && this.dirty[i] !== 0 && this.partial[i] === 0 && this.cls[i] !== exempt && this.stamp[i]! < st) {
-          st = this.stamp[i]!;
-          lru = i;
+      for (let i = this.lruWay[set]!; i !== NONE; i = this.newer[base + i]!) {
+        const w = base + i;
+        if (w !== keep && this.dirty[w] !== 0 && this.partial[w] === 0 && this.cls[w] !== exempt) {
+          lru = w;
+          break;
         }
+      }
       if (lru < 0) return;
       this.dram.write(this.dirty[lru]!);
       this.dirty[lru] = 0;
@@ -769,7 +864,7 @@ export class L2Cache {
     }
     this.evict(w);
     this.tag[w] = line;
-    this.cls[w] = k;
+    this.setCls(w, k);
     if (k === CLS_LAST) this.maybeLast = true;
     this.copy[w] = 0;
     this.reused[w] = 0;
@@ -785,7 +880,7 @@ export class L2Cache {
       const base = set * this.ways;
       const q = this.quota[set]!;
       this.maybeLast = true;
-      if (w - base < q) this.cls[w] = CLS_LAST;
+      if (w - base < q) this.setCls(w, CLS_LAST);
       else {
         // move into the set-aside ways
         const t = this.pick(base, base + q, true);
@@ -798,10 +893,10 @@ export class L2Cache {
         this.partial[t] = this.partial[w]!;
         this.partialStamp[t] = this.partialStamp[w]!;
         for (let j = 0; j < 4; j++) this.partialBytes[t * 4 + j] = this.partialBytes[w * 4 + j]!;
-        this.cls[t] = CLS_LAST;
+        this.setCls(t, CLS_LAST);
         this.chance[t] = this.chance[w]!;
         this.lastFill[t] = this.lastFill[w]!;
-        this.tag[w] = EMPTY;
+        this.drop(w);
         this.valid[w] = 0;
         this.dirty[w] = 0;
         this.partner[w] = 0;
@@ -809,12 +904,12 @@ export class L2Cache {
         w = t;
       }
     } else if (hint === HINT_FIRST) {
-      if (c === CLS_NORMAL) this.cls[w] = CLS_FIRST;
+      if (c === CLS_NORMAL) this.setCls(w, CLS_FIRST);
     } else if (hint === HINT_DEMOTE) {
-      if (c !== CLS_NORMAL) this.cls[w] = CLS_NORMAL;
+      if (c !== CLS_NORMAL) this.setCls(w, CLS_NORMAL);
     }
     this.reused[w] = 1;
-    this.stamp[w] = this.clock++;
+    this.use(w);
     return w;
   }
 
@@ -850,7 +945,7 @@ export class L2Cache {
     }
     const k = hint === HINT_FIRST ? CLS_FIRST : hint === HINT_LAST ? CLS_LAST : CLS_NORMAL;
     const n = this.allocate(set, line, k);
-    this.stamp[n] = this.clock++;
+    this.use(n);
     this.partner[n] = 0;
     this.partial[n] = 0;
     return n;
@@ -884,9 +979,9 @@ export class L2Cache {
     if (w >= 0) {
       hitMask = this.valid[w]! & mask;
       if (hint === HINT_FIRST) {
-        if (this.cls[w] === CLS_NORMAL) this.cls[w] = CLS_FIRST;
-      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.cls[w] = CLS_NORMAL;
-      this.stamp[w] = this.clock++;
+        if (this.cls[w] === CLS_NORMAL) this.setCls(w, CLS_FIRST);
+      } else if (hint === HINT_DEMOTE || hint === HINT_LAST) this.setCls(w, CLS_NORMAL);
+      this.use(w);
       this.rereference(w, hitMask);
     }
     const hit = popcount4(hitMask);
@@ -913,7 +1008,7 @@ export class L2Cache {
     }
     this.valid[w]! |= miss;
     this.lastFill[w] = this.reqClock;
-    this.stamp[w] = this.clock++;
+    this.use(w);
     return f;
   }
 
@@ -923,7 +1018,7 @@ export class L2Cache {
       if (p === home || p === keep) continue;
       const w = this.find(this.setIn(p, line) * this.ways, line);
       if (w >= 0) {
-        this.tag[w] = EMPTY;
+        this.drop(w);
         this.valid[w] = 0;
         this.copy[w] = 0;
       }
@@ -990,7 +1085,7 @@ export class L2Cache {
       this.copy[w] = 1;
     }
     this.valid[w] = (this.valid[w]! | fullMask) & ~(mask & ~fullMask);
-    this.stamp[w] = this.clock++;
+    this.use(w);
   }
 
   /**
@@ -1101,12 +1196,12 @@ export class L2Cache {
     const set = this.setOf(line);
     const w = this.find(set * this.ways, line);
     if (w < 0) return;
-    this.tag[w] = EMPTY;
+    this.drop(w);
     this.valid[w] = 0;
     this.dirty[w] = 0;
     this.partial[w] = 0;
     this.partner[w] = 0;
-    this.cls[w] = CLS_NORMAL;
+    this.setCls(w, CLS_NORMAL);
     this.chance[w] = 0;
   }
 }
