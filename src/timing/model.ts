@@ -1189,9 +1189,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       if (ack > (bDrain[rec] as number)) bDrain[rec] = ack;
       if (done > (memEnd[0] as number)) memEnd[0] = done;
     }
-    // the warp's issue is held back when its request waits too long in the memory queues
+    // the warp's issue is held back when its store or atomic waits too long in the memory queues (the
+    // LSU's queue fills: lg_throttle). A load that waits behind the L2 or DRAM holds its warp at the
+    // first use of its value instead: long scoreboard, as the H200 counts g_ld_u32_stride32 (443
+    // cycles per instruction long scoreboard, lg_throttle 0.00: groundtruth full_raw_g_ld_u32_stride32.csv)
     const over = done - lat.dram - t - queue;
-    if (over > 0) throttle(wi, pc, R_LG, over);
+    if (over > 0 && k !== K_LDG) throttle(wi, pc, R_LG, over);
   };
 
   const finish = (traffic: LaunchTraffic): Record<string, number> => {

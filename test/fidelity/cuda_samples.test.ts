@@ -68,7 +68,8 @@ const BOUND: Record<MetricClass, number> = { exact: 0, wavefronts: 0.03, branche
 /**
  * What misses today, and why. `launch` is kernel#instance (ncu's order among launches of that name).
  * Owners: wt-isel (integer division expansion, IMAD fusion, CSE, if-conversion), wt-memmodel (the
- * memory model: atomics), timing (issue #40 item 3: memory-level parallelism within a warp), or none.
+ * memory model: atomics), or none (nvcc's loop unrolling and warp aggregation of atomics; the order in
+ * which an L2 slice serves contended atomics).
  */
 interface Gap {
   launch: string;

@@ -114,6 +114,8 @@ export const h100Sources: ArchSources = {
   'throughput.sharedWavefrontsPerCyclePerSm': '[NV] hardware-rules.md §2.2, §8.1 (one wavefront per cycle per SM)',
   'throughput.dramEfficiency': '[INFER] as the H200 (RRZE gpu-stream GH200: 3.1-3.9 of ~4 TB/s; hardware-rules.md §8.2)',
   'throughput.dramWriteCost': '[INFER] as the H200',
+  'throughput.l2AtomicOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
+  'throughput.l2AtomicFloatOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (groundtruth launch_overhead.txt, 0.746 us); same driver and GPU front end assumed',
   blockBarriersPerSm: '[SRC] cuda_occupancy.h cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 x 32 blocks on cc 9',
   'carveoutPolicy.blocksFactor': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,
