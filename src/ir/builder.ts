@@ -267,6 +267,7 @@ export class KernelBuilder {
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
   private readonly gridSyncSites: SourceLoc[] = [];
+  private readonly blockMultiples: { threads: number; loc: SourceLoc; what: string }[] = [];
   readonly params: Record<string, Val> = {};
 
   constructor(
@@ -1123,6 +1124,7 @@ export class KernelBuilder {
       ...(this.localBytes > 0 ? { localBytes: Math.ceil(this.localBytes / 16) * 16 } : {}),
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
       ...(this.gridSyncSites.length ? { gridSyncSites: this.gridSyncSites } : {}),
+      ...(this.blockMultiples.length ? { blockMultiples: this.blockMultiples } : {}),
     };
   }
 
@@ -1157,6 +1159,11 @@ export class KernelBuilder {
       this.while(() => old.xor(arrived.load('acquire')).and(0x80000000).eq(0), () => {});
     });
     this.syncthreads();
+  }
+
+  /** the launch must have a block of a multiple of `threads` threads (a tile larger than a warp: blockTiles.ts); checked at launch */
+  requireBlockMultiple(threads: number, loc: SourceLoc, what: string): void {
+    this.blockMultiples.push({ threads, loc, what });
   }
 
   // ---- appended: pointer variables, named-barrier helpers, warp primitives -------------------

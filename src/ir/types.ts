@@ -317,6 +317,8 @@ export interface KernelIR {
   localBytes?: number;
   /** where the kernel calls grid.sync() (k.gridSync): it needs a cooperative launch; absent: nowhere */
   gridSyncSites?: SourceLoc[];
+  /** block sizes the kernel needs (tiles larger than a warp: the block must be a multiple of the tile); absent: none */
+  blockMultiples?: { threads: number; loc: SourceLoc; what: string }[];
 }
 
 /**
