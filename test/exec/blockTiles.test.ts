@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { blockTileMemory, defineKernel, f32, i32, ptr, reduce, tiledPartition, u32 } from '../../src/api.js';
 import { UserError } from '../../src/errors.js';
+import { loadDefinitions } from '../../src/kernel/load.js';
 import { profileDefinitions } from '../../src/profile.js';
 import { readFileSync } from 'node:fs';
 import { parseNcuRawCsv } from '../../src/report/ncuCsv.js';
@@ -155,6 +156,27 @@ describe('tiled_partition<64…1024> with block_tile_memory', () => {
   });
 });
 
+describe('the bundled kernels/block_tiles.ts', () => {
+  it('cg::reduce over 256-thread tiles and the hand-written block reduction give the same sums; the tile pays in atomics and polls', async () => {
+    const file = 'kernels/block_tiles.ts';
+    const r = profileDefinitions(await loadDefinitions(file), { file });
+    const [tile, block] = ['tile_reduce_256', 'block_reduce_256'].map((n) => r.kernels.find((k) => k.name === n));
+    // each kernel's check compares its 264 sums with the host's
+    expect(tile?.check).toEqual({ passed: true });
+    expect(block?.check).toEqual({ passed: true });
+    const blocks = 264;
+    // per block (one tile of 8 warps): 8 init ANDs, 8 arrivals, 1 release
+    expect(tile?.metrics['smsp__sass_inst_executed_op_shared_atom.sum']).toBe(blocks * (8 + 8 + 1));
+    expect(block?.metrics['smsp__sass_inst_executed_op_shared_atom.sum']).toBe(0);
+    // one BAR.SYNC per warp in each: block_tile_memory's init, and the hand-written __syncthreads()
+    expect(opcodes(tile).get('BAR.SYNC')).toBe(blocks * 8);
+    expect(opcodes(block).get('BAR.SYNC')).toBe(blocks * 8);
+    // 7 waiting warps per block poll at least once each
+    expect(Number(tile?.metrics['smsp__sass_inst_executed_op_shared_ld.sum'])).toBeGreaterThanOrEqual(blocks * (8 + 8 + 7));
+    expect(Number(tile?.metrics['smsp__inst_executed.sum'])).toBeGreaterThan(Number(block?.metrics['smsp__inst_executed.sum']));
+  });
+});
+
 describe('tile size errors', () => {
   const kernelWith = (n: number, block: number) =>
     defineKernel({
@@ -180,6 +202,22 @@ describe('tile size errors', () => {
     const e = errorOf([kernelWith(96, 192)]);
     expect(e).toBeInstanceOf(UserError);
     expect(e.message).toMatch(/blockTiles\.test\.ts:\d+: .*tiled_partition<96>: the tile size must be a power of two from 1 to 1024/);
+    expect(e.message).not.toContain('\n');
+  });
+  it('a tile larger than a warp without a block_tile_memory: located, one line, saying how to make one', () => {
+    const noMem = defineKernel({
+      name: 'no_scratch',
+      params: { out: ptr('global', i32) },
+      launch: { grid: 1, block: 64 },
+      setup: (h) => ({ out: h.alloc(i32, 64, 'out') }),
+      body: (k, { out }) => {
+        const tile = tiledPartition(k, 64);
+        out.at(k.threadIdx.x).store(tile.threadRank().cast(i32));
+      },
+    });
+    const e = errorOf([noMem]);
+    expect(e).toBeInstanceOf(UserError);
+    expect(e.message).toMatch(/blockTiles\.test\.ts:\d+: .*tiled_partition<64>: a tile larger than a warp syncs through a block_tile_memory: create it with blockTileMemory\(k\)/);
     expect(e.message).not.toContain('\n');
   });
   it('a tile larger than the block: located, one line', () => {
