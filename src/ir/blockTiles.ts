@@ -157,11 +157,15 @@ export class BlockTile {
     return { warp, bit: k.u32(1).shl(warp), tileBits: k.u32(all).shl(first), first };
   }
 
-  /** tile.sync(): lane 0 of each warp arrives; the last releases, the others poll; then the warp reconverges */
+  /**
+   * tile.sync(): the warp converges, lane 0 arrives; the last warp releases, the others poll; then the
+   * warp converges again (the SASS's two convergence checks, UMOV + BRA.DIV, at 0x610 and 0x810)
+   */
   sync(): void {
     const k = this.k;
     const bar = this.mem.barrier;
     const { bit, tileBits } = this.bits();
+    k.syncwarp();
     k.if(k.laneId.eq(0), () => {
       const old = bar.fetchOr(bit, 'release');
       k.if(old.or(bit).and(tileBits).ne(tileBits), () => {
@@ -198,6 +202,8 @@ export class BlockTile {
         const total = warpReduce(k, op, slot.load() as Val, this.warps, this.warps === 32 ? 0xffffffff : ((1 << this.warps) - 1) >>> 0, false);
         slot.store(total);
       });
+      // the warp converges before lane 0 releases (the SASS's BRA.DIV at 0x530)
+      k.syncwarp();
       k.if(lane.eq(0), () => {
         bar.fetchAnd(tileBits.not(), 'release');
       });

@@ -82,6 +82,8 @@ describe('tiled_partition<64…1024> with block_tile_memory', () => {
     expect(ops.get('SHFL.XOR')).toBe(4);
     // the releases: init 8, the reduce's arrivals 8 and its 4 releases, tile.sync()'s arrivals 8 (its release is relaxed)
     expect(ops.get('MEMBAR.ALL.CTA')).toBe(8 + 8 + 4 + 8);
+    // the convergence points the SASS checks (BRA.DIV): two per tile.sync() in every warp, one in each tile's last warp of the reduce
+    expect(ops.get('WARPSYNC')).toBe(8 * 2 + 4);
     const polls = Number(m['smsp__sass_inst_executed_op_shared_ld.sum']) - 12;
     expect(polls).toBeGreaterThanOrEqual(8);
     // the same kernel, 256-thread tiles: 8 warps in one tile, three butterfly steps for the 8 partials
