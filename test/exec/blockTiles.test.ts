@@ -152,7 +152,26 @@ describe('tiled_partition<64…1024> with block_tile_memory', () => {
         out.at(k.threadIdx.x).store(reduce(k, tile, k.threadIdx.x.cast(i32), 'plus'));
       },
     });
-    const [r] = profile([small]);
+    // floats in tiles of 16: a 4-step butterfly within each tile (width 16), no REDUX
+    const smallF = defineKernel({
+      name: 'tile16_max_f32',
+      params: { out: ptr('global', f32) },
+      launch: { grid: 1, block: 64 },
+      setup: (h) => ({ out: h.alloc(f32, 64, 'out') }),
+      check: (h, { out }) => {
+        // the largest of (t % 5) * 1.5 over the tile: 6 in every tile of 16 (t % 5 takes 4 in each)
+        for (let t = 0; t < 64; t++) if (h.readNumber(out, f32, t) !== 6) return `out[${t}] = ${h.readNumber(out, f32, t)}, expected 6`;
+        return null;
+      },
+      body: (k, { out }) => {
+        const tile = tiledPartition(k, 16);
+        const t = k.threadIdx.x;
+        out.at(t).store(reduce(k, tile, t.rem(5).cast(f32).mul(1.5), 'greater'));
+      },
+    });
+    const [r, rf] = profile([small, smallF]);
+    expect(opcodes(rf).get('SHFL.XOR')).toBe(2 * 4);
+    expect(opcodes(rf).has('REDUX.MAX')).toBe(false);
     expect(opcodes(r).get('REDUX.SUM')).toBe(2);
     expect(r?.metrics['smsp__sass_inst_executed_op_shared_atom.sum'] ?? 0).toBe(0);
   });
