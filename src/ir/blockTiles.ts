@@ -19,9 +19,10 @@
  * atomics (8 init + 2 × (8 OR + 4 AND)), 12 shared stores (8 partials + 4 totals), 12 shared loads
  * besides the polls (4 partial loads + 8 result loads). How often a warp polls depends on timing.
  *
- * Known difference: on sm_80+ CUDA places the scratch in the block's reserved 1 KB of shared memory
- * (the probe's shared_mem_per_block_static is 0); Warpsight allocates it as a static shared array
- * (BLOCK_TILE_MEMORY_BYTES), so a kernel using it shows that many more static shared bytes.
+ * On sm_80+ CUDA places the scratch in the block's reserved 1 KB of shared memory (the probe's
+ * shared_mem_per_block_static is 0; the SASS takes its address from c[0x0][0x6c] and SR_SWINHI): so does
+ * Warpsight (k.reservedShared), so the kernel's own shared memory and occupancy are unchanged. Before
+ * sm_80 (no reserved memory) cg uses the declared block_tile_memory; Warpsight does not model that.
  */
 import { callerLoc } from './sourceLoc.js';
 import { type KernelBuilder, type PtrVal, type Val, irError } from './builder.js';
@@ -89,7 +90,7 @@ export class BlockTileMemory {
     private readonly k: KernelBuilder,
     readonly loc: SourceLoc,
   ) {
-    this.base = k.shared(u32, [BLOCK_TILE_MEMORY_BYTES / 4], 'block_tile_memory').base;
+    this.base = k.reservedShared(u32, BLOCK_TILE_MEMORY_BYTES);
     this.barrier = k.atomicRef(this.base, 'block');
     // every warp's lane 0 clears its bit of the barrier word, then the block syncs
     const rank = blockRank(k);

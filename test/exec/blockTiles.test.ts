@@ -74,6 +74,9 @@ describe('tiled_partition<64…1024> with block_tile_memory', () => {
     expect(m['smsp__sass_inst_executed_op_shared_st.sum']).toBe(H200['smsp__sass_inst_executed_op_shared_st.sum']);
     // loads: 4 partial loads (last warps) + 8 result loads, plus the polls: at least one per waiting
     // warp (4 per barrier, 2 barriers); how many more depends on timing (the H200: 32 polls)
+    // the scratch lives in the block's reserved 1 KB, as on the H200: no static shared memory of the kernel's own
+    for (const id of ['launch__shared_mem_per_block_static', 'launch__shared_mem_per_block'])
+      expect(m[id], id).toBe(H200[id]);
     const ops = opcodes(t64);
     expect(ops.get('BAR.SYNC')).toBe(8);
     expect(ops.get('REDUX.SUM')).toBe(8);
