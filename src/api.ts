@@ -14,6 +14,8 @@ export { Host, hash32 } from './kernel/host.js';
 export type { DevicePtr } from './memory/deviceMemory.js';
 export { binaryPartition, coalescedThreads, thisThreadBlock, tiledPartition } from './ir/coopGroups.js';
 export type { CoalescedGroup, ThreadBlock, Tile } from './ir/coopGroups.js';
+export { blockTileMemory, reduce } from './ir/blockTiles.js';
+export type { BlockTile, BlockTileMemory, ReduceOp } from './ir/blockTiles.js';
 export { pipeline } from './ir/pipeline.js';
 export { mbarrier } from './ir/mbarrier.js';
 export type { Mbarrier } from './ir/mbarrier.js';

@@ -36,7 +36,7 @@ import type {
 import { elemBytes, f32, f64, i32, isFloat, isInt, pred, ptr as ptrType, sameType, typeName, u32, u64, i64 } from './typesys.js';
 // shmem.ts uses this module's classes only inside its methods: the import cycle is safe
 import { Shmem } from './shmem.js';
-import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM, MAX_ASYNC_GROUPS } from './types.js';
+import { GENERIC_SHARED_WINDOW, GRID_WORKSPACE_PARAM, MAX_ASYNC_GROUPS, RESERVED_SHARED_PARAM } from './types.js';
 
 export type Num = number | bigint;
 export type ValLike = Val | Num | boolean;
@@ -267,6 +267,8 @@ export class KernelBuilder {
   private readonly barrierIds = new Set<number>();
   private readonly specials = new Map<string, Val>();
   private readonly gridSyncSites: SourceLoc[] = [];
+  private readonly blockMultiples: { threads: number; loc: SourceLoc; what: string }[] = [];
+  private reservedBytes = 0;
   readonly params: Record<string, Val> = {};
 
   constructor(
@@ -1123,6 +1125,8 @@ export class KernelBuilder {
       ...(this.localBytes > 0 ? { localBytes: Math.ceil(this.localBytes / 16) * 16 } : {}),
       barrierIds: [...this.barrierIds].sort((a, b) => a - b),
       ...(this.gridSyncSites.length ? { gridSyncSites: this.gridSyncSites } : {}),
+      ...(this.blockMultiples.length ? { blockMultiples: this.blockMultiples } : {}),
+      ...(this.reservedBytes > 0 ? { reservedSharedBytes: this.reservedBytes } : {}),
     };
   }
 
@@ -1157,6 +1161,27 @@ export class KernelBuilder {
       this.while(() => old.xor(arrived.load('acquire')).and(0x80000000).eq(0), () => {});
     });
     this.syncthreads();
+  }
+
+  /**
+   * `bytes` of the block's reserved shared memory (what cooperative groups keeps there: blockTiles.ts),
+   * 16-byte aligned: a pointer from the hidden parameter RESERVED_SHARED_PARAM (LDC, as the SASS reads
+   * c[0x0][0x6c]); it is not the kernel's static shared memory
+   */
+  reservedShared(elem: ElemType, bytes: number): PtrVal {
+    const loc = callerLoc();
+    const t = ptrType('shared', elem);
+    const dst = this.newReg(t, false, loc);
+    this.emit({ op: 'param', dst, type: t, name: RESERVED_SHARED_PARAM, loc });
+    const offset = this.reservedBytes;
+    this.reservedBytes = offset + Math.ceil(bytes / 16) * 16;
+    const base = new PtrVal(this, { reg: dst, type: t });
+    return offset === 0 ? base : base.addBytes(offset);
+  }
+
+  /** the launch must have a block of a multiple of `threads` threads (a tile larger than a warp: blockTiles.ts); checked at launch */
+  requireBlockMultiple(threads: number, loc: SourceLoc, what: string): void {
+    this.blockMultiples.push({ threads, loc, what });
   }
 
   // ---- appended: pointer variables, named-barrier helpers, warp primitives -------------------

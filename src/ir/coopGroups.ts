@@ -9,11 +9,14 @@
  *   const sub = binaryPartition(k, tile32, p);    // cg::binary_partition(tile32, p)
  *   k.if(p, () => { y.set(sub.shfl(x, 0)); });    // subtile.shfl(x, 0)
  *
- * Tiles are 1, 2, 4, 8, 16 or 32 threads (thread_block_tile's shuffles and votes stop at a warp).
+ * Tiles are 1, 2, 4, 8, 16 or 32 threads (thread_block_tile's shuffles and votes stop at a warp), or
+ * 64, 128, 256, 512 or 1024 threads with a block_tile_memory (blockTiles.ts: sync and reduce through a
+ * barrier word and per-warp partials, as CUDA 12 builds them).
  */
 import { callerLoc } from './sourceLoc.js';
 import { type KernelBuilder, type Val, type ValLike, irError } from './builder.js';
 import { pred as predType, u32 } from './typesys.js';
+import { BlockTile, type BlockTileMemory } from './blockTiles.js';
 
 /** cg::thread_block */
 export interface ThreadBlock {
@@ -101,10 +104,22 @@ export class Tile extends WarpGroup {
   }
 }
 
-/** cg::tiled_partition<n>(block) (or of a larger tile): n consecutive threads */
-export function tiledPartition(k: KernelBuilder, n: number): Tile {
+/**
+ * cg::tiled_partition<n>(block) (or of a larger tile): n consecutive threads. A tile of 64 to 1024
+ * threads spans warps: pass the block_tile_memory its sync and reduce go through (blockTileMemory(k),
+ * CUDA's `cg::this_thread_block(scratch)`).
+ */
+export function tiledPartition(k: KernelBuilder, n: 64 | 128 | 256 | 512 | 1024, mem: BlockTileMemory): BlockTile;
+export function tiledPartition(k: KernelBuilder, n: number): Tile;
+export function tiledPartition(k: KernelBuilder, n: number, mem: BlockTileMemory): Tile | BlockTile;
+export function tiledPartition(k: KernelBuilder, n: number, mem?: BlockTileMemory): Tile | BlockTile {
+  if ([64, 128, 256, 512, 1024].includes(n)) {
+    if (mem === undefined)
+      throw irError(callerLoc(), `tiled_partition<${n}>: a tile larger than a warp syncs through a block_tile_memory: create it with blockTileMemory(k) (CUDA: __shared__ cg::block_tile_memory<N> scratch; cg::this_thread_block(scratch)) and pass it as tiledPartition(k, ${n}, mem)`);
+    return new BlockTile(k, n, mem, callerLoc());
+  }
   if (![1, 2, 4, 8, 16, 32].includes(n))
-    throw irError(callerLoc(), `tiled_partition<${n}>: Warpsight supports tiles of 1, 2, 4, 8, 16 or 32 threads (shuffles and votes of thread_block_tile stop at a warp)`);
+    throw irError(callerLoc(), `tiled_partition<${n}>: the tile size must be a power of two from 1 to 1024 (1 to 32 threads in a warp; 64 to 1024 with a block_tile_memory)`);
   if (n === 32) return new Tile(k, 32, k.u32(0xffffffff), k.u32(0));
   const base = k.laneId.and(~(n - 1) >>> 0);
   return new Tile(k, n, k.u32((1 << n) - 1 >>> 0).shl(base), base);

@@ -317,6 +317,10 @@ export interface KernelIR {
   localBytes?: number;
   /** where the kernel calls grid.sync() (k.gridSync): it needs a cooperative launch; absent: nowhere */
   gridSyncSites?: SourceLoc[];
+  /** block sizes the kernel needs (tiles larger than a warp: the block must be a multiple of the tile); absent: none */
+  blockMultiples?: { threads: number; loc: SourceLoc; what: string }[];
+  /** bytes the kernel keeps in the block's reserved shared memory (cooperative groups' scratch); absent: none */
+  reservedSharedBytes?: number;
 }
 
 /**
@@ -324,3 +328,10 @@ export interface KernelIR {
  * cooperative_groups' grid.sync() counts arrivals in; the driver passes it to every cooperative grid)
  */
 export const GRID_WORKSPACE_PARAM = '__cg_grid_workspace';
+
+/**
+ * the hidden parameter that carries the shared offset of the block's reserved shared memory (the 1 KB the
+ * driver keeps per block from sm_80 on; the SASS reads it from the constant bank, c[0x0][0x6c]), where
+ * cooperative groups keeps a block_tile_memory's scratch
+ */
+export const RESERVED_SHARED_PARAM = '__cg_reserved_shared';

@@ -17,7 +17,7 @@ import { type GridRun, type RunStats, startGrid } from '../exec/scheduler.js';
 import { pollHold, SyncVersions } from '../exec/memoryModel.js';
 import { KernelBuilder } from '../ir/builder.js';
 import type { Instr, KernelIR, ParamDecl, SourceLoc, ValueType } from '../ir/types.js';
-import { GRID_WORKSPACE_PARAM } from '../ir/types.js';
+import { GRID_WORKSPACE_PARAM, RESERVED_SHARED_PARAM } from '../ir/types.js';
 import { is64 } from '../ir/typesys.js';
 import { validateKernel } from '../ir/validate.js';
 import type { ArgVals, Dim3, KernelDef, LaunchConfig, ParamVals, ScalarArgs } from '../kernel/define.js';
@@ -193,17 +193,24 @@ export function startLaunch(
   const dyn = config.dynamicShared ?? 0;
   const counters = new InstrCounters(slotBound(ir.body));
   const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
+  // the block's reserved shared memory (cooperative groups' scratch) after the dynamic: outside what the
+  // kernel's own arrays reach, and not counted as the kernel's shared memory (the driver reserves it anyway)
+  const reservedBase = ir.reservedSharedBytes !== undefined ? Math.ceil((dynBase + dyn) / 16) * 16 : dynBase + dyn;
   const recorder = opts.explain ? new ExplainRecorder(opts.explain) : null;
   const env: ExecEnv = {
     kernel: ir,
     mem: opts.mem,
     memsys: opts.memsys,
     counters,
-    args: { ...argValues(def, args, scalars), ...(opts.gridWorkspace !== undefined ? { [GRID_WORKSPACE_PARAM]: opts.gridWorkspace } : {}) },
+    args: {
+      ...argValues(def, args, scalars),
+      ...(opts.gridWorkspace !== undefined ? { [GRID_WORKSPACE_PARAM]: opts.gridWorkspace } : {}),
+      ...(ir.reservedSharedBytes !== undefined ? { [RESERVED_SHARED_PARAM]: reservedBase } : {}),
+    },
     grid,
     block,
     dynamicSharedBase: dynBase,
-    sharedBytes: dynBase + dyn,
+    sharedBytes: reservedBase + (ir.reservedSharedBytes ?? 0),
     barrier: () => {
       throw new Error('barrier handler not installed');
     },

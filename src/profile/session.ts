@@ -27,6 +27,7 @@ import type { Timeline } from '../runtime/timeline.js';
 import type { RuntimeFinding } from '../runtime/rules.js';
 import { finishResult } from './finish.js';
 import { notSampledNote } from '../report/sampled.js';
+import { checkBlockMultiples } from '../ir/blockTiles.js';
 import { buildKernel, checkLaunch, type LaunchCheck, launchConfig, resolveScalars, startLaunch } from './launch.js';
 import { occupancyFor } from './occupancy.js';
 import { planSample, type SampleOptions, type SamplePlan, scaleCacheMetrics, sliceArch, sliceHierarchyOptions } from './sample.js';
@@ -239,6 +240,7 @@ export class Session {
     const block = this.opts.block ?? dim3(cfg.block);
     const ir = this.irOf(d);
     checkLaunch(d.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, this.opts.arch);
+    checkBlockMultiples(d.name, ir, block);
     const occ = this.occOf(d, ir, grid, block, cfg.dynamicShared ?? 0);
     const nBlocks = grid[0] * grid[1] * grid[2];
     if (w.attrs.cooperative && nBlocks > occ.blocksPerSm * this.opts.arch.smCount)
@@ -400,6 +402,7 @@ export class Session {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
+    checkBlockMultiples(def.name, ir, block);
     const occ = this.occOf(def, ir, grid, block, cfg.dynamicShared ?? 0);
     const gridWorkspace = this.gridWorkspaceFor(def, ir);
     // a sampled launch runs on a slice of the GPU with its own caches (occupancy: the whole launch's);
