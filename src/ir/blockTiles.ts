@@ -168,9 +168,9 @@ export class BlockTile {
     const { bit, tileBits } = this.bits();
     k.syncwarp();
     k.if(k.laneId.eq(0), () => {
-      const old = bar.fetchOr(bit, 'release');
+      const old = bar.fetchOr(bit, 'acq_rel');
       k.if(old.or(bit).and(tileBits).ne(tileBits), () => {
-        k.while(() => bar.load('relaxed').and(bit).ne(0), () => {});
+        k.while(() => bar.load('acquire').and(bit).ne(0), () => {});
       }, () => {
         bar.fetchAnd(tileBits.not(), 'relaxed');
       });
@@ -191,10 +191,10 @@ export class BlockTile {
     mine.store(partialOfWarp);
     const lane = k.laneId;
     const arrived = k.let(u32, 0);
-    k.if(lane.eq(0), () => arrived.set(bar.fetchOr(bit, 'release')));
+    k.if(lane.eq(0), () => arrived.set(bar.fetchOr(bit, 'acq_rel')));
     const old = k.shfl('idx', arrived, 0);
     k.if(old.or(bit).and(tileBits).ne(tileBits), () => {
-      k.while(() => bar.load('relaxed').and(bit).ne(0), () => {});
+      k.while(() => bar.load('acquire').and(bit).ne(0), () => {});
     }, () => {
       // the last warp to arrive: one lane per warp of the tile combines the partials
       k.if(lane.lt(this.warps), () => {

@@ -71,6 +71,10 @@ describe('warpsight check on the bundled kernels', () => {
       }
       // seed 000's x/a/b with b at device scope, the broken variant beside the right one on purpose
       if (file === 'host_mapped.ts') expected.push(`xab_gpu_threads_device_b scope-race - kernels/host_mapped.ts:${lineOf(file, 'bs.store(1)')}`);
+      // cg::this_thread_block(scratch) clears each warp's bit of a barrier word nothing initialised (the H200's
+      // SASS does the same): every bit a tile tests is cleared before the block syncs, so the read is benign,
+      // but it is a read of uninitialised shared memory and the checker says so
+      if (file === 'block_tiles.ts') expected.push(`tile_reduce_256 uninitialized-read - kernels/block_tiles.ts:${lineOf(file, 'const mem = blockTileMemory(k);')}`);
       if (file === 'launch_overhead.ts') expected.push(`tiny_kernel uninitialized-read - kernels/lib/tiny.ts:${readFileSync(join(ROOT, 'lib/tiny.ts'), 'utf8').split('\n').findIndex((l) => l.includes('at.store(at.get().add(1))')) + 1}`);
       expect(findings.sort()).toEqual(expected.sort());
     });
