@@ -125,98 +125,25 @@ const STORED: Record<Storage, (e: string) => string> = {
   i64: (e) => `BigInt.asIntN(64, ${e})`,
 };
 
-/**
- * Registers computed once per warp (src/exec/warpScalars.ts): their value lives in lane 0.
- */
-export interface WarpScalars {
-  /** registers whose instructions run once per warp, with no lane loop */
-  readonly scalar: ReadonlySet<number>;
-  /** of those, the ones some reader takes lane by lane: written to all 32 lanes */
-  readonly fill: ReadonlySet<number>;
-  /** registers whose 32 lanes always hold one value (the scalar ones, blockIdx): read at lane 0 */
-  readonly equal: ReadonlySet<number>;
-}
-
-/** no register computed per warp: everything lane by lane */
-export const LANEWISE: WarpScalars = { scalar: new Set(), fill: new Set(), equal: new Set() };
-
 class Gen {
   private readonly refs: RegRefs;
   /** in a fused run: registers whose lane-`l` value an earlier statement holds in a local */
   private readonly locals = new Map<number, string>();
   private next = 0;
-  /**
-   * statements run once per warp ahead of the lane loop, in program order: the scalar instructions
-   * (writing their registers' lane 0 there) and the reads of one-value registers the lane
-   * statements take (a local each, read where the lane statement stands in program order, so a
-   * later scalar write is not seen early)
-   */
-  private readonly pre: string[] = [];
-  /** one-value registers read for the lane statements: the local holding the value they read */
-  private readonly snaps = new Map<number, string>();
-  private readonly snapHalves = new Map<number, [string, string]>();
-  /** scalar registers an earlier scalar statement wrote: the local holding their value */
-  private readonly scalarLocals = new Map<number, string>();
-  /** the statement being generated is a scalar one (its result is a scalar register) */
-  private scalarCtx = false;
   constructor(
     private readonly layout: RegLayout,
     /** statements of one fused run share the lane loop: results stay in locals for the next ones */
     private readonly fused = false,
-    private readonly plan: WarpScalars = LANEWISE,
   ) {
     this.refs = new RegRefs(layout);
-  }
-  /** whether the next statement (of instruction `i`) runs once per warp; the statement then returns '' */
-  begin(i: Instr): void {
-    this.scalarCtx = 'dst' in i && typeof i.dst === 'number' && this.plan.scalar.has(i.dst);
-  }
-  /** every lane of the register holds one value: read at lane 0 */
-  private oneValue(r: number): boolean {
-    return this.plan.equal.has(r) || this.layout.isShared(r);
-  }
-  private newLocal(prefix: string): string {
-    return `${prefix}${this.next++}`;
   }
   /** an expression for lane `l` of operand o */
   lane(o: Operand): string {
     if ('imm' in o) return literal(o.imm, o.type);
-    const r = o.reg;
-    if (this.oneValue(r)) {
-      const now = this.scalarLocals.get(r) ?? this.refs.lane(r, '0');
-      if (this.scalarCtx) return now;
-      let s = this.snaps.get(r);
-      if (s === undefined) {
-        s = this.newLocal('v');
-        this.pre.push(`const ${s} = ${now};`);
-        this.snaps.set(r, s);
-      }
-      return s;
-    }
-    if (this.scalarCtx) throw new Error(`internal: scalar statement reads lane register ${r}`);
-    return this.locals.get(r) ?? this.refs.lane(r, 'l');
-  }
-  /** the once-per-warp writes of scalar register `reg` (lane 0, and all lanes when some reader takes them lane by lane) */
-  private scalarWrites(reg: number, value: string): string {
-    const one = `${this.refs.lane(reg, '0')} = ${value};`;
-    return this.plan.fill.has(reg) ? `${one} for (let q = 1; q < 32; q++) ${this.refs.lane(reg, 'q')} = ${value};` : one;
-  }
-  private wrote(reg: number): void {
-    this.snaps.delete(reg);
-    this.snapHalves.delete(reg);
+    return this.locals.get(o.reg) ?? this.refs.lane(o.reg, 'l');
   }
   /** the statement writing `e` to lane `l` of register `reg` (`masked`: only where the warp's mask has the lane) */
   set(reg: number, e: string, masked: boolean): string {
-    if (this.scalarCtx) {
-      // a move with no lane active writes nothing (an if-converted side whose condition fails)
-      const u = this.newLocal('u');
-      const v = STORED[this.layout.storages[reg] as Storage](e);
-      const value = masked ? `w.mask !== 0 ? ${v} : ${this.scalarLocals.get(reg) ?? this.refs.lane(reg, '0')}` : v;
-      this.pre.push(`const ${u} = ${value}; ${this.scalarWrites(reg, u)}`);
-      this.wrote(reg);
-      this.scalarLocals.set(reg, u);
-      return '';
-    }
     const dst = this.refs.lane(reg, 'l');
     if (!this.fused) return `${dst} = ${e};`;
     if (masked) {
@@ -235,21 +162,7 @@ class Gen {
       const v = BigInt.asIntN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm)));
       return [numLit(Number(BigInt.asIntN(32, v))), numLit(Number(BigInt.asIntN(32, v >> 32n)))];
     }
-    const r = o.reg;
-    if (this.oneValue(r)) {
-      // scalar statements write lane 0 in program order: a scalar statement reads it there
-      if (this.scalarCtx) return this.refs.halves(r, '0');
-      let s = this.snapHalves.get(r);
-      if (s === undefined) {
-        const [lo, hi] = this.refs.halves(r, '0');
-        s = [this.newLocal('v'), this.newLocal('v')];
-        this.pre.push(`const ${s[0]} = ${lo}, ${s[1]} = ${hi};`);
-        this.snapHalves.set(r, s);
-      }
-      return s;
-    }
-    if (this.scalarCtx) throw new Error(`internal: scalar statement reads lane register ${r}`);
-    return this.refs.halves(r, 'l');
+    return this.refs.halves(o.reg, 'l');
   }
   /**
    * the statement writing a 64-bit integer to lane `l` of register `reg` as its halves `lo` and `hi`
@@ -258,29 +171,17 @@ class Gen {
   setHalves(reg: number, pre: string, lo: string, hi: string, masked: boolean): string {
     // a later statement reads the register itself, not a local of an earlier value
     this.locals.delete(reg);
-    if (this.scalarCtx) {
-      this.scalarLocals.delete(reg);
-      this.wrote(reg);
-      const [dl, dh] = this.refs.halves(reg, '0');
-      const all = this.plan.fill.has(reg) ? ` for (let q = 1; q < 32; q++) { ${this.refs.halves(reg, 'q').map((d, k) => `${d} = ${k === 0 ? 'lo' : 'hi'};`).join(' ')} }` : '';
-      const s = `{ ${pre} const lo = ${lo}, hi = ${hi}; ${dl} = lo; ${dh} = hi;${all} }`;
-      this.pre.push(masked ? `if (w.mask !== 0) ${s}` : s);
-      return '';
-    }
     const [dl, dh] = this.refs.halves(reg, 'l');
     const s = `{ ${pre} const lo = ${lo}, hi = ${hi}; ${dl} = lo; ${dh} = hi; }`;
     return this.fused && masked ? `if (((m >>> l) & 1) !== 0) ${s}` : s;
   }
   fn(loopBody: string, masked: boolean): Exec {
-    const loop =
-      loopBody.trim() === ''
-        ? ''
-        : this.fused
-          ? `const m = w.mask; for (let l = 0; l < 32; l++) { ${loopBody} }`
-          : masked
-            ? `const m = w.mask; if (m === -1) { for (let l = 0; l < 32; l++) { ${loopBody} } } else { for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${loopBody} } } }`
-            : `for (let l = 0; l < 32; l++) { ${loopBody} }`;
-    const src = `return function exec(w) { ${this.refs.declarations()} ${this.pre.join(' ')} ${loop} };`;
+    const loop = this.fused
+      ? `const m = w.mask; for (let l = 0; l < 32; l++) { ${loopBody} }`
+      : masked
+        ? `const m = w.mask; if (m === -1) { for (let l = 0; l < 32; l++) { ${loopBody} } } else { for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${loopBody} } } }`
+        : `for (let l = 0; l < 32; l++) { ${loopBody} }`;
+    const src = `return function exec(w) { ${this.refs.declarations()} ${loop} };`;
     return instantiate<Exec>('arith', ['H', ...this.refs.paramNames()], src, [H, ...this.refs.params]);
   }
 }
@@ -538,7 +439,6 @@ function statement64(i: Instr, g: Gen): string | null {
 
 /** the lane-loop statement of an arithmetic/move instruction (isArith) */
 function statement(i: Instr, g: Gen): string {
-  g.begin(i);
   const fast = statement64(i, g);
   if (fast !== null) return fast;
   switch (i.op) {
@@ -591,9 +491,9 @@ export function isArith(i: Instr): boolean {
 }
 
 /** compile an arithmetic/move instruction; null for instructions that are not pure arithmetic */
-export function genArith(i: Instr, layout: RegLayout, plan: WarpScalars = LANEWISE): Exec | null {
+export function genArith(i: Instr, layout: RegLayout): Exec | null {
   if (!isArith(i)) return null;
-  const g = new Gen(layout, false, plan);
+  const g = new Gen(layout);
   return g.fn(statement(i, g), i.op === 'assign');
 }
 
@@ -603,7 +503,7 @@ export function genArith(i: Instr, layout: RegLayout, plan: WarpScalars = LANEWI
  * writes only its own lane; a result is kept in a local for the statements after it, as the register's
  * typed array would hold it.
  */
-export function genArithRun(run: readonly Instr[], layout: RegLayout, plan: WarpScalars = LANEWISE): Exec {
-  const g = new Gen(layout, true, plan);
+export function genArithRun(run: readonly Instr[], layout: RegLayout): Exec {
+  const g = new Gen(layout, true);
   return g.fn(run.map((i) => statement(i, g)).join(' '), false);
 }

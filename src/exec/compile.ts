@@ -6,8 +6,7 @@
 import type { Instr, KernelIR, MemScope, Operand, SpecialReg, Storage, ValueType } from '../ir/types.js';
 import { fenceSlots, genGlobalTimer, genInvalidateL1, genNanosleep, type MemModelRole, semSlots, strongOpcode, syncScope, withTimedVisibility } from './memoryModel.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
-import { type Exec, genArith, genArithRun, type WarpScalars } from './codegen.js';
-import { warpScalars } from './warpScalars.js';
+import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
 import { wideChoices, wideExtras } from './wideInt.js';
 import { iselChoices } from './isel.js';
@@ -276,19 +275,13 @@ function uniformImm(o: Operand | null, w: Warp): number {
 }
 
 /** a predicate operand as a lane mask (predicates are int32 registers) */
-function predMask(o: Operand, layout: RegLayout, scalars: WarpScalars): (w: Warp) => number {
+function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
   if ('imm' in o) {
     const m = Number(o.imm) ? -1 : 0;
     return () => m;
   }
   const r = o.reg;
   const shared = layout.shared[r];
-  // a register whose lanes all hold one value (warpScalars.ts) is read at lane 0: all lanes or none
-  if (scalars.equal.has(r) && shared === undefined && layout.storages[r] === 'i32') {
-    const at = layout.offset[r] as number;
-    return (w) => (w.i32[w.rb4 + at] !== 0 ? -1 : 0);
-  }
-  if (shared !== undefined) return () => (shared[0] ? -1 : 0);
   if (shared !== undefined || layout.storages[r] !== 'i32') {
     return (w) => {
       const p = (shared ?? w.regs[r]) as Int32Array;
@@ -443,11 +436,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
   const constants = constantRegisters(kernel, env);
-  const uniform = uniformRegisters(kernel);
-  // registers computed once per warp (warpScalars.ts) keep a place of their own: their lane 0 is
-  // written ahead of a fused run's lane loop, which must not write another value's lanes there
-  const scalars = warpScalars(kernel, uniform, (r) => constants.has(r));
-  const layout = new RegLayout(storages, constants, registerPlaces(kernel, storages, (r) => constants.has(r) || scalars.scalar.has(r)));
+  const layout = new RegLayout(storages, constants, registerPlaces(kernel, storages, (r) => constants.has(r)));
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);
@@ -459,6 +448,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
   // BSSY opens the region BSYNC closes: ncu counts it too (every BSYNC of the ground truth's SASS has
   // its BSSY, e.g. sh_ld_*'s `BSSY B0` before the fill loop), once per warp that enters
   const bssy = (i: Instr): InstrMeta => ({ opcode: 'BSSY', cls: 'warp', line: i.loc.line, file: i.loc.file, counted: true, bytes: 0 });
+  const uniform = uniformRegisters(kernel);
   const wide = wideChoices(kernel.body);
   const isUniform = (o: Operand): boolean => 'imm' in o || uniform.has(o.reg);
   const isel = iselChoices(kernel, isUniform);
@@ -535,7 +525,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
 
   const lowerOne = (i: Instr, tail: boolean): void => {
     const index = slots.length;
-    const arith = genArith(i, layout, scalars);
+    const arith = genArith(i, layout);
     if (arith) {
       (slots[emit(arith, meta(i))] as Slot).arith = i;
       return;
@@ -697,7 +687,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
 
   const lowerIf = (i: Extract<Instr, { op: 'if' }>, tail: boolean): void => {
     const cond = i.cond;
-    const condMask = predMask(cond, layout, scalars);
+    const condMask = predMask(cond, layout);
     // `if (c) return;` is a predicated EXIT in SASS, and a `when` region is if-converted: no branch
     const predicated = i.predicated || (i.else === null && i.then.length === 1 && i.then[0]?.op === 'return');
     if (predicated) {
@@ -775,7 +765,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
 
   const lowerLoop = (i: Extract<Instr, { op: 'loop' }>, tail: boolean): void => {
     const cond = i.cond;
-    const condMask = predMask(cond, layout, scalars);
+    const condMask = predMask(cond, layout);
     // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC, unless only the
     // kernel's end follows it
     const reconverges = !tail && (!isUniform(cond) || hasBreak(i.body));
@@ -865,7 +855,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
     while (e < slots.length && e - s < MAX_RUN && slots[e]?.arith) e++;
     if (e - s >= 2) {
       runLength[s] = e - s;
-      runFns[s] = genArithRun(slots.slice(s, e).map((x) => x.arith as Instr), layout, scalars);
+      runFns[s] = genArithRun(slots.slice(s, e).map((x) => x.arith as Instr), layout);
     }
     s = Math.max(e, s + 1);
   }
