@@ -559,7 +559,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         const around = i.sem ? semSlots(i.op, i.sem) : { pre: [], post: [] };
         extras(i, around.pre);
         const at = slots.length;
-        if (i.op === 'atom') emit(genAtomic(i, at, env), meta(i));
+        if (i.op === 'atom') emit(genAtomic(i, at, env, isel.get(i)?.warpAggregated === true), meta(i));
         else if (i.space === 'shared') emit(genSharedAccess(i, at, env, layout), meta(i));
         else if (i.space === 'local') emit(genLocalAccess(i, at, env, kernel.localBytes ?? 0), meta(i));
         else if (i.space === 'generic') emit(genGenericAccess(i, at, env, layout), meta(i));

@@ -35,6 +35,8 @@ export interface IselChoice {
   standsFor?: readonly number[];
   /** the instructions it takes beyond its first */
   extras?: readonly SassOp[];
+  /** an atomic nvcc aggregates across the warp: one RED from a leader lane reaches the L2 (atomicAggregation.ts) */
+  warpAggregated?: boolean;
 }
 
 const int32 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i32' || t.kind === 'u32');
@@ -211,7 +213,7 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
 
   // atomics nvcc aggregates across the warp (src/exec/atomicAggregation.ts): the leader, the count
   // or the warp's reduction before the RED
-  for (const [i, extras] of aggregationExtras(kernel, uniform)) out.set(i, { extras });
+  for (const [i, extras] of aggregationExtras(kernel, uniform)) out.set(i, { extras, warpAggregated: true });
   // an atomic's value operands are registers: an immediate one is a move first (simpleAtomics'
   // atomicInc(&g[5], 17): MOV R19, 0x11; atomicDec(&g[6], 137): IMAD.MOV.U32 R21, RZ, RZ, 0x89)
   for (const i of blockOf.keys()) {

@@ -623,7 +623,12 @@ function atomicOps(a: ArrayLike<number>, m: number): number {
 }
 
 /** atomics: lanes of one instruction are applied in lane order (same-address atomics serialise) */
-export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
+/**
+ * `warpAggregated`: nvcc does the warp's atomic once, from a leader lane, on the warp's reduction of the
+ * operands (atomicAggregation.ts): the lanes' effects are applied one by one as before (the same sum),
+ * but the L2 slice sees one operation
+ */
+export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggregated = false): Exec {
   const size = elemBytes(i.type);
   const { view, shift } = viewOf(i.type.kind);
   const addrs = addrSource(i.addr);
@@ -703,7 +708,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv): Exec {
       const out = env.memsys.access(access);
       // the timing model: the request's atomic operations at its L2 slice (a remote atomic is timed
       // by the link: shmemOps tells the model)
-      if (env.observer && !i.remote) env.observer.memory(w, index, out, n, distinctLines(coalescer.sectors, n), atomicOps(a, m), Math.floor((a[31 - Math.clz32(m & -m)] as number) / 128));
+      if (env.observer && !i.remote) env.observer.memory(w, index, out, n, distinctLines(coalescer.sectors, n), warpAggregated ? 1 : atomicOps(a, m), Math.floor((a[31 - Math.clz32(m & -m)] as number) / 128));
       // the lines other L1s hold keep what the atomics replaced (stale copies, staleL1)
       const shared = env.memsys.sharedWrites;
       if (shared !== undefined && shared.length > 0 && env.memsys.keepStale) {

@@ -80,7 +80,6 @@ interface Gap {
 }
 const HW_WAVEFRONTS = 'the H200 adds a few % of wavefronts on conflict-free shared accesses (groundtruth surprise 2: 6 % on these volatile loads, 4.5 % on the stores), which Warpsight does not imitate';
 const UNROLL = "nvcc unrolls the run-time-bounded `pos` loop by 4, so a warp has the 8 loads of 4 trips in flight; the timing model overlaps a trip's loads (ptxas's scheduling within a basic block, kernels/memory_parallelism.ts) but the port's loop has one trip per block: nvcc's unrolling of runtime loops is modelled nowhere yet";
-const AGGREGATION = "nvcc aggregates the 7 reductions whose values combine (add, sub, max, min, and, or, xor: VOTEU.ANY, REDUX, one RED from a leader lane); the port's are 32-lane REDs, and every lane on one address is an operation of its own at the L2 slice (0.73 ns each, test/fidelity/probes/atomics): 11 x 32 operations per warp where the H200 has 4 x 32 + 7";
 const KNOWN_GAPS: Gap[] = [
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
@@ -114,7 +113,6 @@ const KNOWN_GAPS: Gap[] = [
   },
   { launch: 'scalarProdGPU#0', metric: 'smsp__inst_executed.sum', ncu: 744704, warpsight: 584960, cause: "nvcc's unrolled layout of the `pos` loop (trip-count and remainder arithmetic, 64-bit address steps) and __mul24's sign extensions" },
   { launch: 'scalarProdGPU#0', metric: 'gpu__time_duration.sum', ncu: 9440, warpsight: 15355, cause: UNROLL },
-  { launch: 'simpleAtomics_testKernel#0', metric: 'gpu__time_duration.sum', ncu: 70464, warpsight: 133759, cause: AGGREGATION },
 ];
 
 const rowsByLaunch = new Map<string, ValidationRow[]>();
