@@ -18,7 +18,7 @@
  * The kernel is rewritten (a copy): the repeat goes, its readers read the first load's registers, and
  * the address arithmetic only the repeat read goes with it.
  */
-import { readsOf, writesOf } from '../ir/regUse.js';
+import { defsAndReaders, readsOf, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand } from '../ir/types.js';
 
 /** instructions that neither read nor write memory other than their own registers */
@@ -50,24 +50,7 @@ interface Avail {
 
 export function reuseLoads(kernel: KernelIR): KernelIR {
   const mutable = (r: number): boolean => kernel.regs[r]?.mutable === true;
-  const defs = new Map<number, Instr>();
-  const readers = new Map<number, number>();
-  const index = (list: readonly Instr[]): void => {
-    for (const i of list) {
-      for (const r of writesOf(i)) if (!mutable(r)) defs.set(r, i);
-      for (const r of readsOf(i)) readers.set(r, (readers.get(r) ?? 0) + 1);
-      if (i.op === 'if') {
-        if ('reg' in i.cond) readers.set(i.cond.reg, (readers.get(i.cond.reg) ?? 0) + 1);
-        index(i.then);
-        if (i.else) index(i.else);
-      } else if (i.op === 'loop') {
-        if ('reg' in i.cond) readers.set(i.cond.reg, (readers.get(i.cond.reg) ?? 0) + 1);
-        index(i.head);
-        index(i.body);
-      }
-    }
-  };
-  index(kernel.body);
+  const { defs, readers } = defsAndReaders(kernel);
 
   /** the kernel argument a pointer derives from, through address arithmetic (null: none known) */
   const argOf = (o: Operand, depth = 0): string | null => {

@@ -11,7 +11,7 @@
  * registers or constants), not variables that may change between the add and the subtract. The add
  * that only the subtraction read goes (no instruction). The kernel is rewritten (a copy).
  */
-import { readsOf, writesOf } from '../ir/regUse.js';
+import { defsAndReaders, readsOf, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand } from '../ir/types.js';
 import { isInt } from '../ir/typesys.js';
 import { mapOperands } from './loadCse.js';
@@ -20,23 +20,7 @@ type Binary = Extract<Instr, { op: 'binary' }>;
 
 export function simplifyArithmetic(kernel: KernelIR): KernelIR {
   const mutable = (r: number): boolean => kernel.regs[r]?.mutable === true;
-  const defs = new Map<number, Instr>();
-  const readers = new Map<number, number>();
-  const index = (list: readonly Instr[]): void => {
-    for (const i of list) {
-      for (const r of writesOf(i)) if (!mutable(r)) defs.set(r, i);
-      for (const r of readsOf(i)) readers.set(r, (readers.get(r) ?? 0) + 1);
-      if (i.op === 'if' || i.op === 'loop') if ('reg' in i.cond) readers.set(i.cond.reg, (readers.get(i.cond.reg) ?? 0) + 1);
-      if (i.op === 'if') {
-        index(i.then);
-        if (i.else) index(i.else);
-      } else if (i.op === 'loop') {
-        index(i.head);
-        index(i.body);
-      }
-    }
-  };
-  index(kernel.body);
+  const { defs, readers } = defsAndReaders(kernel);
 
   const value = (o: Operand): boolean => 'imm' in o || !mutable(o.reg);
   const same = (a: Operand, b: Operand): boolean => ('reg' in a && 'reg' in b ? a.reg === b.reg : 'imm' in a && 'imm' in b && a.imm === b.imm);

@@ -10,7 +10,7 @@
  * and global memory do not alias), or change what the moved access reads. A merged load stands where the first was; merged stores where the second is.
  * The kernel is rewritten (a copy); the address only the merged-away access read goes with it.
  */
-import { readsOf, writesOf } from '../ir/regUse.js';
+import { defsAndReaders, readsOf, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, ScalarType } from '../ir/types.js';
 import { elemBytes, vec } from '../ir/typesys.js';
 import { type Affine, affineForms, affineKey } from './addressOffsets.js';
@@ -54,23 +54,7 @@ const tz32 = (x: bigint): number => {
 
 export function vectorizeAccesses(kernel: KernelIR): KernelIR {
   const mutable = (r: number): boolean => kernel.regs[r]?.mutable === true;
-  const defs = new Map<number, Instr>();
-  const readers = new Map<number, number>();
-  const index = (list: readonly Instr[]): void => {
-    for (const i of list) {
-      for (const r of writesOf(i)) if (!mutable(r)) defs.set(r, i);
-      for (const r of readsOf(i)) readers.set(r, (readers.get(r) ?? 0) + 1);
-      if ((i.op === 'if' || i.op === 'loop') && 'reg' in i.cond) readers.set(i.cond.reg, (readers.get(i.cond.reg) ?? 0) + 1);
-      if (i.op === 'if') {
-        index(i.then);
-        if (i.else) index(i.else);
-      } else if (i.op === 'loop') {
-        index(i.head);
-        index(i.body);
-      }
-    }
-  };
-  index(kernel.body);
+  const { defs, readers } = defsAndReaders(kernel);
   const def = (o: Operand): Instr | null => ('reg' in o && !mutable(o.reg) ? (defs.get(o.reg) ?? null) : null);
   const formOf = affineForms(def);
   // value numbers: two registers computed the same way from the same values are one value (2t

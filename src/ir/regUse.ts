@@ -1,5 +1,5 @@
 /** Which registers an IR instruction reads and writes: the timing model's scoreboard and register allocation. */
-import type { Instr, Operand } from './types.js';
+import type { Instr, KernelIR, Operand } from './types.js';
 
 /** the registers among operands */
 export function regs(...ops: (Operand | null | undefined)[]): number[] {
@@ -95,4 +95,32 @@ export function writesOf(i: Instr): number[] {
     default:
       return 'dst' in i && typeof i.dst === 'number' ? [i.dst] : [];
   }
+}
+
+/**
+ * A kernel's values and their uses, for the passes that rewrite it (loadCse, simplify, vectorize):
+ * per register that is not a k.let variable, the instruction defining it, and per register how many
+ * instructions (and if/loop conditions) read it
+ */
+export function defsAndReaders(kernel: KernelIR): { defs: Map<number, Instr>; readers: Map<number, number> } {
+  const mutable = (r: number): boolean => kernel.regs[r]?.mutable === true;
+  const defs = new Map<number, Instr>();
+  const readers = new Map<number, number>();
+  const read = (r: number): void => void readers.set(r, (readers.get(r) ?? 0) + 1);
+  const index = (list: readonly Instr[]): void => {
+    for (const i of list) {
+      for (const r of writesOf(i)) if (!mutable(r)) defs.set(r, i);
+      for (const r of readsOf(i)) read(r);
+      if ((i.op === 'if' || i.op === 'loop') && 'reg' in i.cond) read(i.cond.reg);
+      if (i.op === 'if') {
+        index(i.then);
+        if (i.else) index(i.else);
+      } else if (i.op === 'loop') {
+        index(i.head);
+        index(i.body);
+      }
+    }
+  };
+  index(kernel.body);
+  return { defs, readers };
 }
