@@ -11,7 +11,7 @@
  */
 import type { AtomOp, MemOrder, MemScope, ScalarType } from './types.js';
 import { callerLoc } from './sourceLoc.js';
-import { checkOrder, irError, type KernelBuilder, type PtrVal, type Val, type ValLike } from './builder.js';
+import { checkOrder, irError, type KernelBuilder, type PtrVal, type Val, type ValLike, type Var } from './builder.js';
 import { u32 } from './typesys.js';
 
 /** libcu++'s polls before the slow path (_LIBCUDACXX_POLLING_COUNT = 16) plus the slow path's first: 17 in the H200's SASS */
@@ -24,6 +24,19 @@ export const WAIT_BACKOFF_FROM_NS = 40_000;
 export const WAIT_LONG_FROM_NS = 4_000_000;
 /** the longest sleep (SASS: NANOSLEEP 0xf4240) */
 export const WAIT_LONG_SLEEP_NS = 1_000_000;
+
+/**
+ * one trip of libcu++'s poll back-off (atomic wait, cuda::barrier wait): WAIT_SPIN_POLLS polls at once,
+ * then a nanosleep of a quarter of the time waited so far, then WAIT_LONG_SLEEP_NS at a time
+ */
+export function backoffStep(k: KernelBuilder, count: Var, start: Val): void {
+  k.if(count.ge(WAIT_SPIN_POLLS), () => {
+    const elapsed = k.globalTimer().sub(start);
+    k.if(elapsed.ge(WAIT_LONG_FROM_NS), () => k.nanosleep(WAIT_LONG_SLEEP_NS), () => {
+      k.if(elapsed.ge(WAIT_BACKOFF_FROM_NS), () => k.nanosleep(elapsed.shr(2).cast(u32)));
+    });
+  }, () => count.set(count.add(1)));
+}
 
 export class AtomicRef {
   constructor(
@@ -108,12 +121,7 @@ export class AtomicRef {
         k.if(cur.eq(oldV), () => {
           const count = k.let(u32, 0);
           k.doWhile(() => {
-            k.if(count.ge(WAIT_SPIN_POLLS), () => {
-              const elapsed = k.globalTimer().sub(start);
-              k.if(elapsed.ge(WAIT_LONG_FROM_NS), () => k.nanosleep(WAIT_LONG_SLEEP_NS), () => {
-                k.if(elapsed.ge(WAIT_BACKOFF_FROM_NS), () => k.nanosleep(elapsed.shr(2).cast(u32)));
-              });
-            }, () => count.set(count.add(1)));
+            backoffStep(k, count, start);
             cur.set(poll());
           }, () => cur.eq(oldV));
         });

@@ -14,7 +14,7 @@
  *   const tok = bar.arrive(); bar.wait(tok);
  */
 import type { KernelBuilder, PtrVal, Val, ValLike } from './builder.js';
-import { WAIT_BACKOFF_FROM_NS, WAIT_LONG_FROM_NS, WAIT_LONG_SLEEP_NS, WAIT_SPIN_POLLS } from './atomics.js';
+import { backoffStep } from './atomics.js';
 import { pred, u32, u64 } from './typesys.js';
 
 export interface Mbarrier {
@@ -36,12 +36,7 @@ export function mbarrier(k: KernelBuilder, name = 'mbarrier'): Mbarrier {
     k.if(done.not(), () => {
       const count = k.let(u32, 0);
       k.doWhile(() => {
-        k.if(count.ge(WAIT_SPIN_POLLS), () => {
-          const elapsed = k.globalTimer().sub(start);
-          k.if(elapsed.ge(WAIT_LONG_FROM_NS), () => k.nanosleep(WAIT_LONG_SLEEP_NS), () => {
-            k.if(elapsed.ge(WAIT_BACKOFF_FROM_NS), () => k.nanosleep(elapsed.shr(2).cast(u32)));
-          });
-        }, () => count.set(count.add(1)));
+        backoffStep(k, count, start);
         done.set(k.mbarTest(addr, token));
       }, () => done.not());
     });
