@@ -13,11 +13,11 @@
  * to L2 [INFER: no eviction of local lines is modelled].
  */
 import { KernelFault } from '../errors.js';
-import type { Instr, ScalarKind, SourceLoc } from '../ir/types.js';
+import type { Instr } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
 import type { Exec } from './codegen.js';
 import type { ExecEnv } from './env.js';
-import { threadDesc } from './memOps.js';
+import { threadDesc, viewOf, where } from './memOps.js';
 import type { RegArray } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 
@@ -34,20 +34,6 @@ interface Frame {
   f32: Float32Array;
   f64: Float64Array;
   i64: BigInt64Array;
-}
-type View = keyof Frame;
-
-function viewOf(k: ScalarKind): { view: View; shift: number } {
-  switch (k) {
-    case 'pred': case 'u8': return { view: 'u8', shift: 0 };
-    case 'i8': return { view: 'i8', shift: 0 };
-    case 'u16': return { view: 'u16', shift: 1 };
-    case 'i16': return { view: 'i16', shift: 1 };
-    case 'i32': case 'u32': return { view: 'i32', shift: 2 };
-    case 'f32': return { view: 'f32', shift: 2 };
-    case 'f64': return { view: 'f64', shift: 3 };
-    case 'i64': case 'u64': return { view: 'i64', shift: 3 };
-  }
 }
 
 /** the frames of a launch's warps, made on a warp's first local access (a warp object keeps its frame across the blocks it runs: local memory starts undefined, as on the GPU) */
@@ -93,10 +79,6 @@ export function localSectors(offs: Float64Array, m: number, size: number, scratc
  */
 export function localRequests(size: number): number {
   return Math.max(1, size >> 2);
-}
-
-function where(loc: SourceLoc): string {
-  return `${loc.file}:${loc.line}`;
 }
 
 export function genLocalAccess(i: LocalLd | LocalSt, index: number, env: ExecEnv, bytesPerThread: number): Exec {

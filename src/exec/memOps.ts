@@ -18,9 +18,10 @@ import type { ExecEnv, GlobalAccess, MemorySystem } from './env.js';
 import { type RegLayout, RegRefs, type RegArray, instantiate } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 
-type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'f32' | 'f64' | 'i64';
+export type ViewName = 'u8' | 'i8' | 'u16' | 'i16' | 'i32' | 'f32' | 'f64' | 'i64';
 
-function viewOf(k: ScalarKind): { view: ViewName; shift: number } {
+/** the typed-array view and the element shift of a scalar kind (local frames use it too: localOps.ts) */
+export function viewOf(k: ScalarKind): { view: ViewName; shift: number } {
   switch (k) {
     case 'pred':
     case 'u8':
@@ -56,7 +57,7 @@ export function threadDesc(w: Warp, lane: number, env: ExecEnv): string {
   return `thread (${x},${y},${z}) in block (${w.ctaX},${w.ctaY},${w.ctaZ})`;
 }
 
-function where(loc: SourceLoc): string {
+export function where(loc: SourceLoc): string {
   return `${loc.file}:${loc.line}`;
 }
 
