@@ -413,7 +413,10 @@ export class Runtime {
     const e = this.event(h, where, 'cudaEventSynchronize');
     this.noCapture('cudaEventSynchronize', where);
     const op = e.op;
-    return this.waitHost('cudaEventSynchronize', where, () => !op || op.state === 2, () => op?.endNs ?? 0);
+    return this.waitHost('cudaEventSynchronize', where, () => !op || op.state === 2, () => op?.endNs ?? 0, 0, () => {
+      if (op) this.hostWaitedOps.set(op.stream, op);
+      this.explicitSyncs++;
+    });
   }
 
   /** cudaEventElapsedTime: milliseconds between two completed events */
@@ -1231,13 +1234,17 @@ export class Runtime {
   /** the newest op of each stream the host has waited for (`hostOrdered`) */
   private readonly hostCovered = new Map<Stream, number>();
   private hostCoveredAll = -1;
-  /** stream and device synchronizes the host has made (the NVSHMEM hazards' "synchronize in between") */
+  /** the newest event record the host synchronized on, per stream (a later one waits for the earlier through its stream): the host is ordered after all they wait for */
+  private readonly hostWaitedOps = new Map<Stream, Op>();
+  /** stream, event and device synchronizes the host has made (the NVSHMEM hazards' "synchronize in between") */
   explicitSyncs = 0;
 
   /** whether the host waited for an op (synchronised its stream or the device since it was enqueued) */
   hostOrdered(op: OpHandle): boolean {
     const o = op as Op;
-    return o.id <= Math.max(this.hostCoveredAll, this.hostCovered.get(o.stream) ?? -1);
+    if (o.id <= Math.max(this.hostCoveredAll, this.hostCovered.get(o.stream) ?? -1)) return true;
+    for (const w of this.hostWaitedOps.values()) if (this.dependsOn(w, o)) return true;
+    return false;
   }
 
   /** whether op `b` waits, through its stream and events, for op `a` */

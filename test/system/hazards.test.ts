@@ -37,4 +37,11 @@ describe('NVSHMEM hazards', () => {
     // each PE put its value (100 + pe) into the next PE's `final`
     expect(r.programs?.map((p) => p.values[0]?.value)).toEqual([101, 100]);
   });
+
+  it('an event synchronize orders the host after the on-stream barrier the event follows (the Jacobi: no finding)', async () => {
+    const r = await profileFile({ file: 'kernels/jacobi_nvshmem.ts', kernel: 'jacobi_p', params: { nx: '64', ny: '64', iterations: '2' }, pes: 2, timing: false });
+    const rules = (r.programs ?? []).flatMap((p) => p.findings.map((f) => f.rule));
+    expect(rules.filter((x) => /Nvshmem|Implicitly/.test(x))).toEqual([]);
+    expect(r.programs).toHaveLength(2);
+  });
 });
