@@ -38,8 +38,10 @@ export class L1Cache {
    * Stale copies: the SMs' L1s are not coherent, so when one SM writes a line another SM's L1 holds,
    * the holder keeps the old bytes: its weak loads that hit read them, until an acquire's CCTL.IVALL
    * or an eviction drops the line. Kept only for such lines (key line * 256 + sm: the line's 128
-   * bytes as that L1 has them). `holders` counts, per hashed line, the L1s holding a tag for it, so
-   * that a store looks for other holders only when there may be some.
+   * bytes as that L1 has them). `holders` counts, per hashed line, the L1s holding valid sectors of
+   * it, so that a store looks for other holders only when there may be some (a tag a partial store
+   * allocated, with no valid sector, keeps nothing stale: neighbouring blocks writing the two ends of
+   * one line, as a stencil's do, are not holders of each other's line).
    */
   private readonly stale = new Map<number, Uint8Array>();
   /** per SM, its stale copies: an SM with none answers staleCopy without a look-up (whose key, a double, is boxed) */
@@ -158,7 +160,7 @@ export class L1Cache {
     if (w >= 0) {
       const hit = this.valid[w]! & mask;
       if (allocate) {
-        this.valid[w]! |= mask;
+        this.setValid(w, this.valid[w]! | mask);
         this.stamp[w] = evictFirst ? 0 : ++this.clock;
       }
       return hit;
@@ -166,7 +168,7 @@ export class L1Cache {
     if (allocate) {
       w = -1 - w;
       this.replace(sm, w, line);
-      this.valid[w] = mask;
+      this.setValid(w, mask);
       this.stamp[w] = evictFirst ? 0 : ++this.clock;
     }
     return 0;
@@ -179,13 +181,13 @@ export class L1Cache {
   store(sm: number, line: number, mask: number, fullMask: number): boolean {
     let w = this.lookup(this.setBase(sm, line), line);
     if (w >= 0) {
-      this.valid[w]! |= fullMask;
+      this.setValid(w, this.valid[w]! | fullMask);
       this.stamp[w] = ++this.clock;
       return true;
     }
     w = -1 - w;
     this.replace(sm, w, line);
-    this.valid[w] = fullMask & mask;
+    this.setValid(w, fullMask & mask);
     this.stamp[w] = ++this.clock;
     return false;
   }
@@ -206,22 +208,27 @@ export class L1Cache {
   /** drop one line (atomics are performed in L2; an L1 copy would be stale) */
   invalidateLine(sm: number, line: number): void {
     const w = this.find(this.setBase(sm, line), line);
-    if (w >= 0) {
-      this.replace(sm, w, -1);
-      this.valid[w] = 0;
-    }
+    if (w >= 0) this.replace(sm, w, -1);
   }
 
-  /** way `w` (of SM `sm`) takes `line` (-1: none): the holder counts and stale copies follow */
+  /** way `w` (of SM `sm`) takes `line` (-1: none) with no valid sector yet: the holder counts and stale copies follow */
   private replace(sm: number, w: number, line: number): void {
     const old = this.tag[w] as number;
     if (old >= 0) {
-      const h = old & HOLDER_MASK;
-      if ((this.holders[h] as number) > 0) this.holders[h]!--;
+      this.setValid(w, 0);
       if (this.staleOfSm[sm] !== 0 && this.stale.delete(old * 256 + sm)) this.staleOfSm[sm]!--;
     }
-    if (line >= 0) this.holders[line & HOLDER_MASK]!++;
     this.tag[w] = line;
+  }
+
+  /** way `w`'s valid sectors; its line's holder count follows whether it has any */
+  private setValid(w: number, v: number): void {
+    const was = this.valid[w] as number;
+    this.valid[w] = v;
+    if ((was === 0) === (v === 0)) return;
+    const h = (this.tag[w] as number) & HOLDER_MASK;
+    if (v !== 0) this.holders[h]!++;
+    else if ((this.holders[h] as number) > 0) this.holders[h]!--;
   }
 
   /** how many lines some L1 holds stale (0: every weak load reads memory as it is) */
@@ -239,8 +246,9 @@ export class L1Cache {
   heldElsewhere(sm: number, line: number): boolean {
     const count = this.holders[line & HOLDER_MASK] as number;
     if (count === 0) return false;
-    const own = this.touchedSm[sm] === 1 && this.find(sm * this.linesPerSm + this.setOf(line) * this.ways, line) >= 0 ? 1 : 0;
-    return count > own;
+    if (this.touchedSm[sm] !== 1) return true;
+    const w = this.find(sm * this.linesPerSm + this.setOf(line) * this.ways, line);
+    return count > (w >= 0 && this.valid[w] !== 0 ? 1 : 0);
   }
 
   /** SM `sm` wrote `line`, whose bytes before were `before`: every other L1 with valid sectors of it keeps them */
