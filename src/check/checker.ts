@@ -541,7 +541,7 @@ class LaunchState implements AccessCheck {
 
 /** the lanes' values of an address operand (an immediate is the same in every lane) */
 function lanes(w: Warp, o: Operand): Float64Array {
-  if ('reg' in o) return w.regs[o.reg] as Float64Array;
+  if ('reg' in o) return w.reg(o.reg) as Float64Array;
   return new Float64Array(32).fill(Number(o.imm));
 }
 

@@ -268,7 +268,7 @@ function classify(i: Instr): { opcode: string; cls: InstrClass; bytes: number } 
 function uniformImm(o: Operand | null, w: Warp): number {
   if (!o) return 0;
   if ('imm' in o) return Number(o.imm);
-  const r = w.regs[o.reg] as Int32Array;
+  const r = w.reg(o.reg) as Int32Array;
   const m = w.mask;
   for (let l = 0; l < 32; l++) if ((m >>> l) & 1) return (r[l] as number) >>> 0;
   return 0;
@@ -284,7 +284,7 @@ function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
   const shared = layout.shared[r];
   if (shared !== undefined || layout.storages[r] !== 'i32') {
     return (w) => {
-      const p = (shared ?? w.regs[r]) as Int32Array;
+      const p = (shared ?? w.reg(r)) as Int32Array;
       let m = 0;
       for (let l = 0; l < 32; l++) if (p[l]) m |= 1 << l;
       return m;
@@ -878,7 +878,7 @@ function genSpecial(sreg: SpecialReg, dst: number, env: ExecEnv, layout: RegLayo
   // (anything else through the warp's own array for the register)
   const flat = layout.storages[dst] === 'i32' && !layout.isShared(dst);
   const at = layout.offset[dst] as number;
-  const regOf = (w: Warp): Int32Array => (flat ? w.i32 : (w.regs[dst] as Int32Array));
+  const regOf = (w: Warp): Int32Array => (flat ? w.i32 : (w.reg(dst) as Int32Array));
   const baseOf = (w: Warp): number => (flat ? w.rb4 + at : 0);
   const uniform = (f: (w: Warp) => number): Exec => (w: Warp) => {
     const r = regOf(w);

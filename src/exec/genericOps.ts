@@ -38,8 +38,8 @@ export function genGenericAccess(i: GenericLd | GenericSt, index: number, env: E
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
-    const a = addrReg >= 0 ? (w.regs[addrReg] as RegArray) : null;
-    const sh = w.regs[shadow] as Float64Array;
+    const a = addrReg >= 0 ? (w.reg(addrReg) as RegArray) : null;
+    const sh = w.reg(shadow) as Float64Array;
     let sm = 0;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;

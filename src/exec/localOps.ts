@@ -108,7 +108,7 @@ export function genLocalAccess(i: LocalLd | LocalSt, index: number, env: ExecEnv
     if (m === 0) return;
     const f = frameOf(env, w, bytesPerThread);
     const arr = f[view] as RegArray | Uint8Array | Int8Array | Uint16Array | Int16Array;
-    const a = addrReg >= 0 ? (w.regs[addrReg] as RegArray) : null;
+    const a = addrReg >= 0 ? (w.reg(addrReg) as RegArray) : null;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const off = a ? Number(a[l]) : addrImm;
@@ -117,8 +117,8 @@ export function genLocalAccess(i: LocalLd | LocalSt, index: number, env: ExecEnv
       const b = (l * bytesPerThread + off) / compBytes;
       for (let k = 0; k < comps; k++) {
         const r = regIds[k] as number;
-        if (isLoad) (w.regs[r] as RegArray)[l] = arr[b + k] as never;
-        else arr[b + k] = (r >= 0 ? (w.regs[r] as RegArray)[l] : imms[k]) as never;
+        if (isLoad) (w.reg(r) as RegArray)[l] = arr[b + k] as never;
+        else arr[b + k] = (r >= 0 ? (w.reg(r) as RegArray)[l] : imms[k]) as never;
       }
     }
     const sectors = localSectors(offs, m, size, scratch);

@@ -30,14 +30,14 @@ export function genMbarrier(i: MbarInstr, env: ExecEnv): Exec {
     const m = w.mask;
     if (m === 0) return;
     const words = (w.shared as Page).i32;
-    const a = addrReg >= 0 ? (w.regs[addrReg] as RegArray) : null;
+    const a = addrReg >= 0 ? (w.reg(addrReg) as RegArray) : null;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const off = a ? Number(a[l]) : addrImm;
       if (!(off >= 0 && off + 8 <= env.sharedBytes && off % 8 === 0)) fault(w, l, `mbarrier at shared offset ${off} is outside the block's ${env.sharedBytes} bytes of shared memory or not 8-byte aligned`);
       const at = off >> 2;
       if (i.op === 'mbarinit') {
-        const c = 'reg' in i.count ? Number((w.regs[i.count.reg] as RegArray)[l]) >>> 0 : Number(i.count.imm);
+        const c = 'reg' in i.count ? Number((w.reg(i.count.reg) as RegArray)[l]) >>> 0 : Number(i.count.imm);
         if (!(c >= 1 && c <= MAX_COUNT)) fault(w, l, `mbarrier init with count ${c}: the count of arrivals is 1 to ${MAX_COUNT}`);
         words[at] = c;
         words[at + 1] = c * 2;
@@ -46,12 +46,12 @@ export function genMbarrier(i: MbarInstr, env: ExecEnv): Exec {
       const state = words[at + 1] as number;
       const phase = state & 1;
       if (i.op === 'mbartest') {
-        const tok = 'reg' in i.token ? BigInt((w.regs[i.token.reg] as BigInt64Array)[l] as bigint) : BigInt(i.token.imm);
-        (w.regs[i.dst] as Int32Array)[l] = BigInt(phase) !== BigInt.asUintN(1, tok) ? 1 : 0;
+        const tok = 'reg' in i.token ? BigInt((w.reg(i.token.reg) as BigInt64Array)[l] as bigint) : BigInt(i.token.imm);
+        (w.reg(i.dst) as Int32Array)[l] = BigInt(phase) !== BigInt.asUintN(1, tok) ? 1 : 0;
         continue;
       }
       if (state >>> 1 === 0) fault(w, l, `arrive on an mbarrier that was not initialised (init(&bar, count) in one thread, then __syncthreads(), before any arrive)`);
-      (w.regs[i.dst] as BigInt64Array)[l] = BigInt(phase);
+      (w.reg(i.dst) as BigInt64Array)[l] = BigInt(phase);
       const pending = (words[at] as number) - 1;
       if (pending === 0) {
         words[at] = state >>> 1;

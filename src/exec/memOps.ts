@@ -88,7 +88,7 @@ function misalignedFault(env: ExecEnv, w: Warp, lane: number, addr: number, size
 function addrSource(op: { reg: number } | { imm: number | bigint }): (w: Warp) => Float64Array {
   if ('reg' in op) {
     const r = op.reg;
-    return (w) => w.regs[r] as Float64Array;
+    return (w) => w.reg(r) as Float64Array;
   }
   const scratch = new Float64Array(32).fill(Number(op.imm));
   return () => scratch;
@@ -420,7 +420,7 @@ function staleL1(env: ExecEnv, i: GlobalLd | GlobalSt, undo: Page[ViewName], com
       }
       if (!copy) continue;
       const d = new DataView(copy.buffer);
-      for (let k = 0; k < comps; k++) (w.regs[dsts[k] as number] as RegArray)[l] = getScalar(d, addr - line * 128 + k * csize, kind) as never;
+      for (let k = 0; k < comps; k++) (w.reg(dsts[k] as number) as RegArray)[l] = getScalar(d, addr - line * 128 + k * csize, kind) as never;
     }
   };
 }
@@ -657,9 +657,9 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggrega
     if (m === 0) return;
     const a = addrs(w);
     let host = false;
-    const dst = i.dst === null ? null : (w.regs[i.dst] as RegArray);
-    const ar = aSrc >= 0 ? (w.regs[aSrc] as RegArray) : null;
-    const br = bSrc >= 0 ? (w.regs[bSrc] as RegArray) : null;
+    const dst = i.dst === null ? null : (w.reg(i.dst) as RegArray);
+    const ar = aSrc >= 0 ? (w.reg(aSrc) as RegArray) : null;
+    const br = bSrc >= 0 ? (w.reg(bSrc) as RegArray) : null;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const addr = a[l] as number;

@@ -161,7 +161,7 @@ export class SyncVersions {
 function laneAddrs(op: { reg: number } | { imm: number | bigint }): (w: Warp) => ArrayLike<number> {
   if ('reg' in op) {
     const r = op.reg;
-    return (w) => w.regs[r] as Float64Array;
+    return (w) => w.reg(r) as Float64Array;
   }
   const a = new Float64Array(32).fill(Number(op.imm));
   return () => a;
@@ -213,12 +213,12 @@ export function withTimedVisibility(
         if (((m >>> l) & 1) === 0) continue;
         const old = versions.read(a[l] as number, at, w);
         if (old === undefined) continue;
-        regs ??= w.regs[dst] as RegArray;
+        regs ??= w.reg(dst) as RegArray;
         regs[l] = old as never;
         w.readOld = true;
       }
     }
-    versions.polled(w, a[first] as number, (w.regs[dst] as RegArray)[first] as number | bigint);
+    versions.polled(w, a[first] as number, (w.reg(dst) as RegArray)[first] as number | bigint);
   };
 }
 
@@ -242,7 +242,7 @@ export function genNanosleep(i: Extract<Instr, { op: 'nanosleep' }>, env: ExecEn
     let most = 0;
     if ('imm' in ns) most = Number(ns.imm) >>> 0;
     else {
-      const r = w.regs[ns.reg] as RegArray;
+      const r = w.reg(ns.reg) as RegArray;
       for (let l = 0; l < 32; l++) if ((m >>> l) & 1) most = Math.max(most, Number(r[l]) >>> 0);
     }
     obs.sleep(w, most);
@@ -262,7 +262,7 @@ export function genGlobalTimer(i: Extract<Instr, { op: 'globaltimer' }>, env: Ex
     const t = obs?.clockOf && obs.timerNs ? obs.timerNs(obs.clockOf(w)) : w.steps;
     // a warp that reads the timer waits for time (a back-off loop): it is held back like a sleeper
     w.slept = true;
-    const r = w.regs[dst] as BigInt64Array;
+    const r = w.reg(dst) as BigInt64Array;
     const v = BigInt(Math.floor(t));
     for (let l = 0; l < 32; l++) if ((m >>> l) & 1) r[l] = v;
   };

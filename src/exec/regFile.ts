@@ -8,7 +8,7 @@
  * by all warps, at the warp's base (Warp.rb8 / Warp.rb4) plus the register's offset. A typed-array
  * view per register and warp made a launch allocate and collect tens of thousands of objects, and
  * each instruction load a cold one before its data (thousands of warps are resident: their state
- * does not stay in the host's caches). Warp.regs still offers such views, made on first use, for
+ * does not stay in the host's caches). Warp.reg still offers such views, made on first use, for
  * the rarer instructions that take a register as an array.
  */
 import type { Storage } from '../ir/types.js';
@@ -87,15 +87,13 @@ export class RegFile {
     return (index * this.layout.bytesPerWarp) / 8;
   }
 
-  /** warp `index`'s registers as one array each (Warp.regs) */
-  views(index: number): RegArray[] {
+  /** warp `index`'s register `r` as one array (Warp.reg) */
+  view(index: number, r: number): RegArray {
     const { storages, offset, shared } = this.layout;
-    return storages.map((s, r) => {
-      const sh = shared[r];
-      if (sh) return sh;
-      const bytes = REG_ARRAY[s].BYTES_PER_ELEMENT;
-      return new REG_ARRAY[s](this.buffer, index * this.layout.bytesPerWarp + (offset[r] as number) * bytes, 32);
-    });
+    const sh = shared[r];
+    if (sh) return sh;
+    const Type = REG_ARRAY[storages[r] as Storage];
+    return new Type(this.buffer, index * this.layout.bytesPerWarp + (offset[r] as number) * Type.BYTES_PER_ELEMENT, 32);
   }
 }
 

@@ -162,7 +162,7 @@ function peersOf(env: ExecEnv, i: Instr, call: string): PeerEnv {
 /** an operand's value in lane l */
 function laneValue(o: Operand, w: Warp, l: number): number {
   if ('imm' in o) return Number(o.imm);
-  return Number((w.regs[o.reg] as ArrayLike<number | bigint>)[l]);
+  return Number((w.reg(o.reg) as ArrayLike<number | bigint>)[l]);
 }
 
 /** the work slot of a `peerptr`: each active lane's address on its PE */
@@ -172,7 +172,7 @@ function genPeerPtr(i: Extract<Instr, { op: 'peerptr' }>, env: ExecEnv): Exec {
     const m = w.mask;
     if (m === 0) return;
     const peers = peersOf(env, i, i.call);
-    const dst = w.regs[i.dst] as Float64Array;
+    const dst = w.reg(i.dst) as Float64Array;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const pe = laneValue(i.pe, w, l);
@@ -213,7 +213,7 @@ export function genRemote(i: Ld | St | Atom, index: number, env: ExecEnv, layout
       return;
     }
     if (bytesTo.length !== peers.nPes) bytesTo = new Float64Array(peers.nPes);
-    const r = w.regs[pe.reg] as Int32Array;
+    const r = w.reg(pe.reg) as Int32Array;
     for (let l = 0; l < 32; l++) if ((m >>> l) & 1) bytesTo[r[l] as number] = (bytesTo[r[l] as number] as number) + size;
     for (let p = 0; p < bytesTo.length; p++) {
       const b = bytesTo[p] as number;
@@ -249,7 +249,7 @@ export function genShmem(i: ShmemInstr, env: ExecEnv): Exec {
             throw new KernelFault('invalid-launch', `${where(i)}: ${call} in kernel '${env.kernel.name}': the PEs have no NVSHMEM barrier area (PeerEnv.barrierArea); the program's PEs were set up without nvshmem_init`);
           v = peers.barrierArea;
         }
-        (w.regs[i.dst] as Int32Array | Float64Array).fill(v);
+        (w.reg(i.dst) as Int32Array | Float64Array).fill(v);
       };
     }
     case 'shmemfence':

@@ -140,11 +140,14 @@ export class Warp {
     this.rb4 = 2 * this.rb8;
   }
 
-  private regViews: RegArray[] | null = null;
-  /** the warp's registers as one array each, made on first use (compiled code reaches them through the views above) */
-  get regs(): RegArray[] {
-    this.regViews ??= this.file.views(this.id);
-    return this.regViews;
+  private readonly regViews: (RegArray | undefined)[] = [];
+  /**
+   * register `r` of the warp as one array, made on first use (compiled code reaches registers through
+   * the views above): per register, as the instructions that take one as an array use a few of them
+   * (a view of every register per warp was most of a launch's garbage)
+   */
+  reg(r: number): RegArray {
+    return (this.regViews[r] ??= this.file.view(this.id, r));
   }
 
   // the control stacks' views are made on first use (see ControlArena)

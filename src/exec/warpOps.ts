@@ -28,7 +28,7 @@ function masksOf(o: Operand, w: Warp, out: Int32Array): boolean {
     out.fill(Number(o.imm) | 0);
     return true;
   }
-  const r = w.regs[o.reg] as Int32Array;
+  const r = w.reg(o.reg) as Int32Array;
   const m = w.mask;
   let first: number | null = null;
   let same = true;
@@ -95,8 +95,8 @@ export function genShfl(i: Shfl, env: ExecEnv): Exec {
   return (w: Warp) => {
     if (w.mask === 0) return; // predicated off
     checkMasks(i.mask, w, `__shfl_${i.mode === 'idx' ? '' : `${i.mode}_`}sync`, i, env, group);
-    const value = 'reg' in i.value ? (w.regs[i.value.reg] as RegArray) : null;
-    const laneR = 'reg' in i.lane ? (w.regs[i.lane.reg] as Int32Array) : null;
+    const value = 'reg' in i.value ? (w.reg(i.value.reg) as RegArray) : null;
+    const laneR = 'reg' in i.lane ? (w.reg(i.lane.reg) as Int32Array) : null;
     const laneImm = 'imm' in i.lane ? Number(i.lane.imm) : 0;
     const width = i.width;
     const m = w.mask;
@@ -124,7 +124,7 @@ export function genShfl(i: Shfl, env: ExecEnv): Exec {
       }
       src[l] = s;
     }
-    const dst = w.regs[i.dst] as RegArray;
+    const dst = w.reg(i.dst) as RegArray;
     for (let l = 0; l < 32; l++) if ((m >>> l) & 1) dst[l] = vals[src[l] as number] as never;
   };
 }
@@ -139,10 +139,10 @@ export function genVote(i: Vote, env: ExecEnv): Exec {
     let ballot = 0;
     if ('imm' in i.pred) ballot = Number(i.pred.imm) ? m : 0;
     else {
-      const p = w.regs[i.pred.reg] as Int32Array;
+      const p = w.reg(i.pred.reg) as Int32Array;
       for (let l = 0; l < 32; l++) if ((m >>> l) & 1 && p[l]) ballot |= 1 << l;
     }
-    const dst = w.regs[i.dst] as Int32Array;
+    const dst = w.reg(i.dst) as Int32Array;
     // each lane combines over the lanes its mask names
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -177,9 +177,9 @@ export function genRedux(i: Redux, env: ExecEnv): Exec {
     if (w.mask === 0) return; // predicated off
     checkMasks(i.mask, w, `__reduce_${i.fn}_sync`, i, env, group);
     const m = w.mask;
-    const v = 'reg' in i.value ? (w.regs[i.value.reg] as Int32Array) : null;
+    const v = 'reg' in i.value ? (w.reg(i.value.reg) as Int32Array) : null;
     const imm = 'imm' in i.value ? Number(i.value.imm) | 0 : 0;
-    const dst = w.regs[i.dst] as Int32Array;
+    const dst = w.reg(i.dst) as Int32Array;
     const out = new Int32Array(32);
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -200,8 +200,8 @@ export function genMatch(i: Match, env: ExecEnv): Exec {
     if (w.mask === 0) return; // predicated off
     checkMasks(i.mask, w, '__match_any_sync', i, env, group);
     const m = w.mask;
-    const v = 'reg' in i.value ? (w.regs[i.value.reg] as RegArray) : null;
-    const dst = w.regs[i.dst] as Int32Array;
+    const v = 'reg' in i.value ? (w.reg(i.value.reg) as RegArray) : null;
+    const dst = w.reg(i.dst) as Int32Array;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const g = (group[l] as number) & m;
@@ -222,6 +222,6 @@ export function genSyncwarp(i: SyncWarp, env: ExecEnv): Exec {
 
 export function genActivemask(i: Extract<Instr, { op: 'activemask' }>): Exec {
   // the threads executing this instruction (inside a k.when region: the predicated-on ones)
-  return (w: Warp) => (w.regs[i.dst] as Int32Array).fill(w.mask);
+  return (w: Warp) => (w.reg(i.dst) as Int32Array).fill(w.mask);
 }
 

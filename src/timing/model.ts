@@ -1017,7 +1017,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
 
   /** the PE lane `l` of warp `w` addresses */
-  const targetPe = (pe: Operand, w: Warp, l: number): number => ('imm' in pe ? Number(pe.imm) : Number((w.regs[pe.reg] as ArrayLike<number>)[l]));
+  const targetPe = (pe: Operand, w: Warp, l: number): number => ('imm' in pe ? Number(pe.imm) : Number((w.reg(pe.reg) as ArrayLike<number>)[l]));
   /** the active lanes of `w` whose PE operand names a PE on another node */
   const offNodeLanes = (pe: Operand, w: Warp): number => {
     const off = (net as NonNullable<typeof net>).offNode;
