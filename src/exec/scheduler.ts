@@ -30,6 +30,7 @@ import { RegFile } from './regFile.js';
 import { ControlArena, popc, Warp, WarpState } from './warp.js';
 import { slotDeps } from '../timing/deps.js';
 import { ParkedWatch } from './parkedWatch.js';
+import { RunTally } from './runTally.js';
 
 /** per-slot flags: counted in inst_executed; a global load; reads a register some global load writes */
 const COUNTED = 1;
@@ -340,6 +341,8 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   };
 
   const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn, external);
+  // with no observer of each issue, a run's counts go to its first slot and reach its slots when the grid stops
+  const runTally = new RunTally(runLength, flags.map((f) => f & COUNTED));
 
   /**
    * Independent thread scheduling (Volta+): a warp whose current path spins without effect runs
@@ -373,10 +376,15 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
       const len = runLength[pc] as number;
       // a run of arithmetic the turn would run whole anyway: counted slot by slot, executed at once
       if (len !== 0 && ((runFlags[pc] as number) & stopAt) === 0 && n + (runCounted[pc] as number) < budget) {
-        for (let j = pc, e = pc + len; j < e; j++) {
-          if (((flags[j] as number) & COUNTED) === 0) continue;
-          tally(w, j);
-          n++;
+        if (observer) {
+          for (let j = pc, e = pc + len; j < e; j++) {
+            if (((flags[j] as number) & COUNTED) === 0) continue;
+            tally(w, j);
+            n++;
+          }
+        } else {
+          runTally.add(pc, w.activeCount, w.mask === w.active ? w.activeCount : popc(w.mask));
+          n += runCounted[pc] as number;
         }
         w.pc = pc + len;
         (runFns[pc] as (w: Warp) => void)(w);
@@ -485,6 +493,13 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     return `${loc ? `${loc.file}: ` : ''}kernel '${env.kernel.name}', after ${totalInstr.toLocaleString('en-US')} warp instructions (blocks ${nextBlock} of ${totalBlocks} started)`;
   };
   const advance = (): 'done' | 'parked' => {
+    try {
+      return advanceRounds();
+    } finally {
+      runTally.flush(inst, thr, thrOn);
+    }
+  };
+  const advanceRounds = (): 'done' | 'parked' => {
     while (active.length > 0) {
       memsys?.endRound?.();
       if (watch.takeNewlyParked() && watch.allParked(active)) return 'parked';
