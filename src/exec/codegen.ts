@@ -507,3 +507,19 @@ export function genArithRun(run: readonly Instr[], layout: RegLayout): Exec {
   const g = new Gen(layout, true);
   return g.fn(run.map((i) => statement(i, g)).join(' '), false);
 }
+
+/**
+ * A shuffle whose every lane's source lane is known at compile time (an immediate offset: a
+ * reduction's), of a register that holds numbers: the values are gathered and the lanes in the mask
+ * take theirs. Generated per register layout, as arithmetic is, so that each instruction's loads and
+ * stores see one array type (a closure shared by every shuffle saw them all). The mask's rules are
+ * checked by the caller (warpOps.genShfl).
+ */
+export function genShflMove(value: number, dst: number, sources: Int8Array, layout: RegLayout): Exec {
+  const refs = new RegRefs(layout);
+  const read = refs.lane(value, 'l');
+  const write = refs.lane(dst, 'l');
+  const src = `return function exec(w) { ${refs.declarations()} const m = w.mask; for (let l = 0; l < 32; l++) T[l] = ${read}; for (let l = 0; l < 32; l++) { if ((m >>> l) & 1) { ${write} = T[S[l]]; } } };`;
+  return instantiate<Exec>('shfl', ['T', 'S', ...refs.paramNames()], src, [new Float64Array(32), sources, ...refs.params]);
+}
+

@@ -611,7 +611,7 @@ export function compile(built: KernelIR, env: ExecEnv): Program {
         extras(i, fenceSlots(i.scope, i.order ?? 'sc'));
         return;
       case 'shfl':
-        emit(genShfl(i, env), meta(i));
+        emit(genShfl(i, env, layout), meta(i));
         return;
       case 'vote':
         emit(genVote(i, env), meta(i));

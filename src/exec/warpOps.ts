@@ -5,10 +5,10 @@
  */
 import { KernelFault } from '../errors.js';
 import type { Instr, Operand } from '../ir/types.js';
-import type { Exec } from './codegen.js';
 import type { ExecEnv } from './env.js';
 import { threadDesc } from './memOps.js';
-import type { RegArray } from './regFile.js';
+import type { RegArray, RegLayout } from './regFile.js';
+import { type Exec, genShflMove } from './codegen.js';
 import type { Warp } from './warp.js';
 
 const lanesOf = (m: number): string => {
@@ -88,43 +88,62 @@ function checkMasks(o: Operand, w: Warp, what: string, i: Instr, env: ExecEnv, g
 }
 
 type Shfl = Extract<Instr, { op: 'shfl' }>;
-export function genShfl(i: Shfl, env: ExecEnv): Exec {
+
+/**
+ * PTX shfl.sync: the lane that lane `l` reads, for source-lane operand `b` (its bits 4:0); a source
+ * outside the lane's segment of `width` lanes gives its own value (for bfly only the upper bound is
+ * checked, as PTX specifies)
+ */
+function shflSource(mode: Shfl['mode'], l: number, b: number, width: number): number {
+  const segBase = l & ~(width - 1);
+  const segEnd = segBase + width - 1;
+  switch (mode) {
+    case 'idx':
+      return segBase | (b & (width - 1));
+    case 'up':
+      return l - b >= segBase ? l - b : l;
+    case 'down':
+      return l + b <= segEnd ? l + b : l;
+    default:
+      return (l ^ b) <= segEnd ? l ^ b : l;
+  }
+}
+
+export function genShfl(i: Shfl, env: ExecEnv, layout: RegLayout): Exec {
   const src = new Float64Array(32);
   const vals: (number | bigint)[] = new Array<number | bigint>(32).fill(0);
   const group = new Int32Array(32);
+  const what = `__shfl_${i.mode === 'idx' ? '' : `${i.mode}_`}sync`;
+  const width = i.width;
+  // one mask for every lane (the usual 0xffffffff): checked as one, no per-lane groups to fill
+  const immMask = 'imm' in i.mask ? Number(i.mask.imm) | 0 : null;
+  const check = (w: Warp): void => {
+    if (immMask !== null) checkMask(w, immMask, what, i, env);
+    else checkMasks(i.mask, w, what, i, env, group);
+  };
+  // an immediate source lane (a reduction's offsets) from a register of numbers: every lane's source is known now
+  if ('imm' in i.lane && 'reg' in i.value && layout.storages[i.value.reg] !== 'i64' && layout.storages[i.dst] !== 'i64') {
+    const b = Number(i.lane.imm) & 31;
+    const move = genShflMove(i.value.reg, i.dst, Int8Array.from({ length: 32 }, (_, l) => shflSource(i.mode, l, b, width)), layout);
+    return (w: Warp) => {
+      if (w.mask === 0) return; // predicated off
+      check(w);
+      move(w);
+    };
+  }
   return (w: Warp) => {
     if (w.mask === 0) return; // predicated off
-    checkMasks(i.mask, w, `__shfl_${i.mode === 'idx' ? '' : `${i.mode}_`}sync`, i, env, group);
-    const value = 'reg' in i.value ? (w.reg(i.value.reg) as RegArray) : null;
+    check(w);
+    const value = 'reg' in i.value ? w.reg(i.value.reg) : null;
     const laneR = 'reg' in i.lane ? (w.reg(i.lane.reg) as Int32Array) : null;
     const laneImm = 'imm' in i.lane ? Number(i.lane.imm) : 0;
-    const width = i.width;
     const m = w.mask;
     for (let l = 0; l < 32; l++) {
       vals[l] = value ? (value[l] as number | bigint) : 'imm' in i.value ? i.value.imm : 0;
       if (((m >>> l) & 1) === 0) continue;
-      // PTX shfl.sync: b[4:0]; a source outside the lane's segment of `width` lanes gives its own value
-      // (for bfly only the upper bound is checked, as PTX specifies)
-      const b = (laneR ? (laneR[l] as number) : laneImm) & 31;
-      const segBase = l & ~(width - 1);
-      const segEnd = segBase + width - 1;
-      let s: number;
-      switch (i.mode) {
-        case 'idx':
-          s = segBase | (b & (width - 1));
-          break;
-        case 'up':
-          s = l - b >= segBase ? l - b : l;
-          break;
-        case 'down':
-          s = l + b <= segEnd ? l + b : l;
-          break;
-        default:
-          s = (l ^ b) <= segEnd ? l ^ b : l;
-      }
-      src[l] = s;
+      src[l] = shflSource(i.mode, l, (laneR ? (laneR[l] as number) : laneImm) & 31, width);
     }
-    const dst = w.reg(i.dst) as RegArray;
+    const dst = w.reg(i.dst);
     for (let l = 0; l < 32; l++) if ((m >>> l) & 1) dst[l] = vals[src[l] as number] as never;
   };
 }
