@@ -768,10 +768,20 @@ export class KernelBuilder {
    * `{ unroll: true }` is `#pragma unroll` on a loop with constant bounds (nvcc's default for short ones):
    * the body is laid out once per trip with i a constant, and there is no loop and no branch.
    * `{ unroll: n }` is `#pragma unroll n` on a loop whose trip count is known only at run time (nvcc
-   * unrolls small runtime loops by 4 on its own): see unrolledFor.
+   * unrolls small runtime loops by 4 on its own, src/exec/runtimeUnroll.ts): see unrolledFor.
+   * `{ unroll: 1 }` is `#pragma unroll 1`: the loop stays as written.
    */
   for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, opts: { unroll?: boolean | number } = {}): void {
     const loc = callerLoc();
+    if (opts.unroll === 1) {
+      const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
+      const i = this.let(startV.type as ScalarType, startV);
+      this.loop(loc, () => i.lt(end), () => {
+        body(i);
+        i.set(i.add(step));
+      }, true, true);
+      return;
+    }
     if (typeof opts.unroll === 'number') {
       this.unrolledFor(loc, start, end, step, body, opts.unroll);
       return;
@@ -834,13 +844,13 @@ export class KernelBuilder {
     this.loop(callerLoc(), cond, body, false);
   }
 
-  private loop(loc: SourceLoc, cond: () => ValLike, body: () => void, guard: boolean): void {
+  private loop(loc: SourceLoc, cond: () => ValLike, body: () => void, guard: boolean, keep = false): void {
     let c: Operand | null = null;
     const head = this.nested(true, () => {
       c = this.condOperand(cond(), loc);
     });
     const b = this.nested(true, body);
-    this.emit({ op: 'loop', head, cond: c as unknown as Operand, body: b, guard, loc });
+    this.emit({ op: 'loop', head, cond: c as unknown as Operand, body: b, guard, loc, ...(keep ? { keep } : {}) });
   }
 
   break(): void {
