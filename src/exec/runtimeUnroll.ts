@@ -25,7 +25,9 @@
  * p4's 11, not), ptxas lays it out as a loop of 16 trips while more than 12 are left, then one block of
  * 8 if more than 4 are left, then one of 4 (p1 at 0x0330-0x0a00: `ISETP.GT R0, 0x3000`, `ISETP.GT R0,
  * 0x1000`, `ISETP.LT.OR P0, R15, R6, P0`). scalarProdGPU's 4 trips a thread thus take six branches
- * and no back-edge where the C's loop takes five.
+ * and no back-edge where the C's loop takes five. In the epilog form ptxas tests first that main trips
+ * are left, and keeps the last 4 as a loop (p3; reduceSinglePass's `for (i = 0; i < blockDim.x; i +=
+ * 32)`: 8 branches for its 4 trips, the H200's 17,686 for the launch).
  * In each block the copies index from one snapshot of i (a value, not the variable), so that their
  * addresses differ by constants and share one address computation (addressOffsets.ts: the LDGs of
  * p1's 16-trip block off two registers, +0x1000 each), and i steps once per block.
@@ -196,12 +198,18 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
       const [l16, lo16] = bin('sub', stop, iOp);
       const [c16, co16] = cmp('gt', lo16, imm(12 * step));
       const [s16, so16] = bin('sub', stop, imm(12 * step));
-      out.push(l16, c16, iff(co16, [s16, loopWhile(block(4 * FACTOR), so16)]));
       const [l8, lo8] = bin('sub', stop, iOp);
       const [c8, co8] = cmp('gt', lo8, imm(4 * step));
-      out.push(l8, c8, iff(co8, block(2 * FACTOR)));
+      const sixteenAndEight = [l16, c16, iff(co16, [s16, loopWhile(block(4 * FACTOR), so16)]), l8, c8, iff(co8, block(2 * FACTOR))];
       const [c4, co4] = cmp('lt', iOp, stop);
-      out.push(c4, iff(co4, block(FACTOR)));
+      if (!epilog) {
+        out.push(...sixteenAndEight, c4, iff(co4, block(FACTOR)));
+        return out;
+      }
+      // the epilog form's main loop (p3 at 0x0150-0x0690; reduceSinglePass at 0x0530-0x0a50): a test
+      // that main trips are left before the blocks of 16 and 8, and the last 4 a loop of its own
+      const [any, anyo] = cmp('lt', iOp, stop);
+      out.push(any, iff(anyo, sixteenAndEight), c4, iff(co4, [loopWhile(block(FACTOR), stop)]));
       return out;
     };
 

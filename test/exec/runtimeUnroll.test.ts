@@ -57,9 +57,17 @@ function branches(form: Form, t: number): number {
   const m = t - r;
   // the 16-trip loop runs while more than 12 are left; its back-edge once per block of 16
   const n16 = m > 12 ? Math.floor((m - 13) / 16) + 1 : 0;
-  const main = m >= 4 ? 3 + n16 : 0;
-  // guard; the remainder's test and one back-edge per remainder trip; the test of t >= 4, the main part
-  return 1 + 1 + r + 1 + main;
+  if (form === 'prolog') {
+    // the tests of more than 12 and more than 4 left, the test of any left (p1)
+    const main = m >= 4 ? 3 + n16 : 0;
+    // guard; the remainder's test and one back-edge per remainder trip; the test of t >= 4, the main part
+    return 1 + 1 + r + 1 + main;
+  }
+  // epilog (p3): a test that main trips are left, the tests of more than 12 and more than 4, the test
+  // of the last 4 and their loop's back-edge (run when 4 are left after the 16s and the 8)
+  const main = m >= 4 ? 4 + n16 + (m % 8 === 4 ? 1 : 0) : 0;
+  // guard; the test of t >= 4, the main part; the remainder's test and its back-edges
+  return 1 + 1 + main + 1 + r;
 }
 
 describe('runtime loops unrolled as nvcc unrolls them', () => {
