@@ -811,7 +811,7 @@ export class KernelBuilder {
    */
   private unrolledFor(loc: SourceLoc, start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, n: number): void {
     if (!Number.isInteger(n) || n < 2 || n > MAX_UNROLL || (n & (n - 1)) !== 0)
-      throw irError(loc, `k.for(..., { unroll: ${n} }): unroll by a power of two from 2 to ${MAX_UNROLL} (nvcc's #pragma unroll n)`);
+      throw irError(loc, `k.for(..., { unroll: ${n} }): unroll by a power of two from 2 to ${MAX_UNROLL} (nvcc's #pragma unroll n), or by 1 to keep the loop as written (#pragma unroll 1)`);
     if (typeof step !== 'number' || !Number.isInteger(step) || step <= 0) throw irError(loc, `k.for(..., { unroll: ${n} }) needs a positive integer step written as a number`);
     const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
     const i = this.let(startV.type as ScalarType, startV);
