@@ -2,7 +2,8 @@
  * Runtime loops unrolled as nvcc unrolls them (src/exec/runtimeUnroll.ts), end to end: the values
  * each layout computes checked on the host for every trip count 0..40 (the remainder's 0-3 trips, the
  * blocks of 4, 8 and 16), and the branches a warp executes against the layout's count derived by hand
- * from the SASS of test/fidelity/probes/unroll/ (p1: prolog form, p3: epilog form, p5: grid-stride).
+ * from the SASS of test/fidelity/probes/unroll/ (p1: prolog form, p3: epilog form, p4: a long trip,
+ * p5: grid-stride).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +15,10 @@ const BRANCHES = 'smsp__sass_inst_executed_op_branch.sum';
 const LOADS = 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum';
 const STEP = 32;
 const A = (i: number): number => (i % 7) + 1;
+/** the 'big' body's six loads, a column apart (no two adjacent: nothing merges) */
+const WIDE = [0, 2 * STEP * 64, 4 * STEP * 64, 6 * STEP * 64, 8 * STEP * 64, 10 * STEP * 64];
 
-type Form = 'prolog' | 'epilog' | 'kept' | 'gridstride';
+type Form = 'prolog' | 'epilog' | 'kept' | 'gridstride' | 'big';
 
 /** one warp sums a[base + t * STEP] over t < trips, each lane its own column; out[lane] = the sum */
 function loop(form: Form, trips: number) {
@@ -24,11 +27,11 @@ function loop(form: Form, trips: number) {
     params: { a: ptr('global', f32), out: ptr('global', f32), base: i32, n: i32 },
     defaults: { base: 3, n: 3 + trips * STEP },
     launch: { grid: 1, block: 32 },
-    setup: (h) => ({ a: h.alloc(f32, 64 * STEP, 'a', A), out: h.alloc(f32, 32, 'out') }),
+    setup: (h) => ({ a: h.alloc(f32, 12 * 64 * STEP, 'a', A), out: h.alloc(f32, 32, 'out') }),
     check: (h, { out }) => {
       for (let l = 0; l < 32; l++) {
         let want = 0;
-        for (let t = 0; t < trips; t++) want += A(3 + l + t * STEP);
+        for (let t = 0; t < trips; t++) want += form === 'big' ? WIDE.reduce((x, d) => x + A(3 + l + t * STEP + d), 0) : A(3 + l + t * STEP);
         if (h.readNumber(out, f32, l) !== want) return `out[${l}] = ${h.readNumber(out, f32, l)}, expected ${want} (${trips} trips)`;
       }
       return null;
@@ -43,6 +46,11 @@ function loop(form: Form, trips: number) {
       } else if (form === 'gridstride') {
         // a run-time step: nvcc keeps the loop (p5)
         k.for(base.add(lane), n, k.blockDim.x.cast(i32), (p) => sum.set(sum.add(a.at(p).get())));
+      } else if (form === 'big') {
+        // six loads a trip (p4): too long a trip for ptxas to unroll the 4-copy loop again
+        k.for(base.add(lane), n, STEP, (p) => {
+          for (const d of WIDE) sum.set(sum.add(a.at(p.add(d)).get()));
+        });
       } else k.for(base.add(lane), n, STEP, (p) => sum.set(sum.add(a.at(p).get())), form === 'kept' ? { unroll: 1 } : {});
       out.at(lane).store(sum);
     },
@@ -55,6 +63,8 @@ function branches(form: Form, t: number): number {
   if (t === 0) return 1;
   const r = t & 3;
   const m = t - r;
+  // the 4-copy loop as NVVM leaves it: a back-edge per 4 trips (p4)
+  if (form === 'big') return 1 + 1 + r + 1 + m / 4;
   // the 16-trip loop runs while more than 12 are left; its back-edge once per block of 16
   const n16 = m > 12 ? Math.floor((m - 13) / 16) + 1 : 0;
   if (form === 'prolog') {
@@ -72,14 +82,14 @@ function branches(form: Form, t: number): number {
 
 describe('runtime loops unrolled as nvcc unrolls them', () => {
   const trips = Array.from({ length: 41 }, (_, t) => t);
-  for (const form of ['prolog', 'epilog', 'kept', 'gridstride'] as const) {
+  for (const form of ['prolog', 'epilog', 'big', 'kept', 'gridstride'] as const) {
     it(`${form}: every trip count computes the C's sum; the branches are the layout's`, () => {
       const report = profileDefinitions(trips.map((t) => loop(form, t)), { file: FILE });
       for (const k of report.kernels) expect(k.check, k.name).toEqual({ passed: true });
       const got = report.kernels.map((k) => Number(k.metrics[BRANCHES]));
       expect(got).toEqual(trips.map((t) => branches(form, t)));
-      // one load a trip, whatever the layout
-      expect(report.kernels.map((k) => Number(k.metrics[LOADS]))).toEqual(trips.map((t) => t));
+      // the C's loads, whatever the layout
+      expect(report.kernels.map((k) => Number(k.metrics[LOADS]))).toEqual(trips.map((t) => t * (form === 'big' ? WIDE.length : 1)));
     });
   }
 
