@@ -20,9 +20,8 @@
  * - Epilog form, where one does (p2 `for (k = 0; …)`, p3's `int s = 0`; family 5's pass 1): if
  *   t >= 4 the main part up to end - (t & 3) * step, then the remainder's trips as a loop.
  * The main part is a loop of four copies of the body with one back-edge, unless ptxas unrolls it
- * again: where a trip does at most PTXAS_WORK instructions of its own (loads, stores, arithmetic; not
- * the address arithmetic the copies share: p1, p3, p7, p8 and scalarProdGPU's 2-3, unrolled; p2's 5 and
- * p4's 11, not), ptxas lays it out as a loop of 16 trips while more than 12 are left, then one block of
+ * again: where a trip does at most PTXAS_WORK instructions (ownWork: p1, p3, p7, p8, scalarProdGPU and
+ * reduceSinglePass 2-3, unrolled; p2 7 and p4 17, not), ptxas lays it out as a loop of 16 trips while more than 12 are left, then one block of
  * 8 if more than 4 are left, then one of 4 (p1 at 0x0330-0x0a00: `ISETP.GT R0, 0x3000`, `ISETP.GT R0,
  * 0x1000`, `ISETP.LT.OR P0, R15, R6, P0`). scalarProdGPU's 4 trips a thread thus take six branches
  * and no back-edge where the C's loop takes five. In the epilog form ptxas tests first that main trips
@@ -192,7 +191,7 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
     };
     /** the trips from i up to stop, a multiple of 4 of them */
     const main = (stop: Operand): Instr[] => {
-      if (ownWork(work) > PTXAS_WORK) return [loopWhile(block(FACTOR), stop)];
+      if (ownWork(work, i) > PTXAS_WORK) return [loopWhile(block(FACTOR), stop)];
       const out: Instr[] = [];
       // ptxas: 16 a trip while more than 12 are left, then 8 if more than 4, then 4 if any
       const [l16, lo16] = bin('sub', stop, iOp);
@@ -312,21 +311,18 @@ function usesReg(list: readonly Instr[], r: number): boolean {
   return list.some((x) => readsOf(x).includes(r) || ((x.op === 'if' || x.op === 'loop') && 'reg' in x.cond && x.cond.reg === r) || (x.op === 'if' && (usesReg(x.then, r) || usesReg(x.else ?? [], r))));
 }
 
-/** a trip's instructions of its own: not the address arithmetic (leas and what only indexes), not moves */
-function ownWork(list: readonly Instr[]): number {
+/**
+ * a trip's instructions: all but the moves and the addresses indexed by the loop's index itself
+ * (those share one address computation across the copies, immediate offsets: p1, p3, p7). An address
+ * computed from the index (p2's `a[k * 1024 + threadIdx.x]`) is work: p2's SASS computes each copy's
+ * address apart (an IMAD.WIDE per load), and ptxas keeps its 4-copy loop
+ */
+function ownWork(list: readonly Instr[], i: number): number {
   let n = 0;
   for (const x of list) {
-    if (x.op === 'if') n += 1 + ownWork(x.then) + ownWork(x.else ?? []);
-    else if (x.op === 'ld' || x.op === 'st' || x.op === 'fma' || x.op === 'select' || x.op === 'bar' || ((x.op === 'binary' || x.op === 'unary') && !addressOnly(list, x))) n++;
+    if (x.op === 'if') n += 1 + ownWork(x.then, i) + ownWork(x.else ?? [], i);
+    else if (x.op === 'lea') n += 'reg' in x.index && x.index.reg === i ? 0 : 1;
+    else if (x.op !== 'assign' && x.op !== 'const' && !(x.op === 'unary' && x.fn === 'mov')) n++;
   }
   return n;
-}
-
-/** an integer value read only by address computations (a lea, or arithmetic that only leas read) */
-function addressOnly(list: readonly Instr[], x: Instr): boolean {
-  const d = writesOf(x);
-  if (d.length !== 1) return false;
-  const r = d[0] as number;
-  const readers = list.filter((y) => readsOf(y).includes(r));
-  return readers.length > 0 && readers.every((y) => (y.op === 'lea' && 'reg' in y.index && y.index.reg === r) || ((y.op === 'binary' || y.op === 'cvt') && addressOnly(list, y)));
 }

@@ -2,8 +2,8 @@
  * Runtime loops unrolled as nvcc unrolls them (src/exec/runtimeUnroll.ts), end to end: the values
  * each layout computes checked on the host for every trip count 0..40 (the remainder's 0-3 trips, the
  * blocks of 4, 8 and 16), and the branches a warp executes against the layout's count derived by hand
- * from the SASS of test/fidelity/probes/unroll/ (p1: prolog form, p3: epilog form, p4: a long trip,
- * p5: grid-stride).
+ * from the SASS of test/fidelity/probes/unroll/ (p1: prolog form; p2 and p3: epilog form, its 4-copy
+ * loop kept and unrolled again; p4: a long trip; p5: grid-stride).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const A = (i: number): number => (i % 7) + 1;
 /** the 'big' body's six loads, a column apart (no two adjacent: nothing merges) */
 const WIDE = [0, 2 * STEP * 64, 4 * STEP * 64, 6 * STEP * 64, 8 * STEP * 64, 10 * STEP * 64];
 
-type Form = 'prolog' | 'epilog' | 'kept' | 'gridstride' | 'big';
+type Form = 'prolog' | 'epilog' | 'epilog16' | 'kept' | 'gridstride' | 'big';
 
 /** one warp sums a[base + t * STEP] over t < trips, each lane its own column; out[lane] = the sum */
 function loop(form: Form, trips: number) {
@@ -40,9 +40,17 @@ function loop(form: Form, trips: number) {
       const lane = k.threadIdx.x.cast(i32);
       const sum = k.let(f32, 0);
       if (form === 'epilog') {
-        // for (int t = 0; t < trips; t++): an index that starts at a constant
+        // for (int t = 0; t < trips; t++): an index that starts at a constant (p2), the address computed from it
         const trip = n.sub(base).div(STEP);
         k.for(0, trip, 1, (t) => sum.set(sum.add(a.at(base.add(lane).add(t.mul(STEP))).get())));
+      } else if (form === 'epilog16') {
+        // an integer counted from 0 beside the sum (p3's int s = 0), the address the index itself
+        const count = k.let(i32, 0);
+        k.for(base.add(lane), n, STEP, (p) => {
+          sum.set(sum.add(a.at(p).get()));
+          count.set(count.add(1));
+        });
+        k.when(count.ne(trips), () => sum.set(-1));
       } else if (form === 'gridstride') {
         // a run-time step: nvcc keeps the loop (p5)
         k.for(base.add(lane), n, k.blockDim.x.cast(i32), (p) => sum.set(sum.add(a.at(p).get())));
@@ -73,6 +81,8 @@ function branches(form: Form, t: number): number {
     // guard; the remainder's test and one back-edge per remainder trip; the test of t >= 4, the main part
     return 1 + 1 + r + 1 + main;
   }
+  // p2's epilog: the 4-copy loop as NVVM leaves it, then the remainder
+  if (form === 'epilog') return 1 + 1 + (m >= 4 ? m / 4 : 0) + 1 + r;
   // epilog (p3): a test that main trips are left, the tests of more than 12 and more than 4, the test
   // of the last 4 and their loop's back-edge (run when 4 are left after the 16s and the 8)
   const main = m >= 4 ? 4 + n16 + (m % 8 === 4 ? 1 : 0) : 0;
@@ -82,7 +92,7 @@ function branches(form: Form, t: number): number {
 
 describe('runtime loops unrolled as nvcc unrolls them', () => {
   const trips = Array.from({ length: 41 }, (_, t) => t);
-  for (const form of ['prolog', 'epilog', 'big', 'kept', 'gridstride'] as const) {
+  for (const form of ['prolog', 'epilog', 'epilog16', 'big', 'kept', 'gridstride'] as const) {
     it(`${form}: every trip count computes the C's sum; the branches are the layout's`, () => {
       const report = profileDefinitions(trips.map((t) => loop(form, t)), { file: FILE });
       for (const k of report.kernels) expect(k.check, k.name).toEqual({ passed: true });
