@@ -193,7 +193,8 @@ export function startLaunch(
   const block = opts.block ?? dim3(config.block);
   const dyn = config.dynamicShared ?? 0;
   // sized for the kernel as the compiler model rewrites it (runtime loops unrolled: more slots than the C's)
-  const counters = new InstrCounters(slotBound(optimize(ir).body));
+  const optimized = optimize(ir);
+  const counters = new InstrCounters(slotBound(optimized.body));
   const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
   // the block's reserved shared memory (cooperative groups' scratch) after the dynamic: outside what the
   // kernel's own arrays reach, and not counted as the kernel's shared memory (the driver reserves it anyway)
@@ -224,7 +225,7 @@ export function startLaunch(
     ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
   if (opts.check) env.check = opts.check.begin(env);
-  const prog = compile(ir, env);
+  const prog = compile(ir, env, optimized);
   opts.check?.compiled(prog);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? (opts.peers.link ?? remoteLinkOf(interconnectFor(opts.arch))) : null;
