@@ -112,7 +112,8 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
     if (inc?.op !== 'binary' || inc.fn !== 'add' || !('reg' in inc.a) || inc.a.reg !== i || !('imm' in inc.b)) return null;
     if (set?.op !== 'assign' || set.dst !== i || !('reg' in set.a) || set.a.reg !== inc.dst) return null;
     const step = Number(inc.b.imm);
-    if (!Number.isInteger(step) || step <= 0) return null;
+    // the layout compares spans with 16 steps: they must be 32-bit values
+    if (!Number.isInteger(step) || step <= 0 || 4 * FACTOR * step > 0x7fffffff) return null;
     const work = l.body.slice(0, n - 2);
     const inLoop = written(l.body);
     // the index is written only by the increment; the bound is the same throughout
@@ -228,7 +229,9 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
     }
     const [t, to] = bin('add', tm1, imm(1));
     const [r, ro] = bin('and', to, imm(FACTOR - 1));
-    const [big, bigo] = cmp('ge', last, imm((FACTOR - 1) * step));
+    // unsigned, as the span may exceed the largest int (p1's ISETP.GE.U32)
+    const u32t: ScalarType = { tag: 'scalar', kind: 'u32' };
+    const [big, bigo] = cmp('ge', { ...last, type: u32t }, { imm: (FACTOR - 1) * step, type: u32t });
     const [hasRem, hasRemo] = cmp('ne', ro, imm(0));
     inside.push(t, r, big, hasRem);
     if (epilog) {
