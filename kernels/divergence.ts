@@ -21,11 +21,11 @@ export function fillF32(k: number, base: number, scale: number, seed: number): n
 
 /** x = fmaf(x, 1.0001f, 0.5f), n times */
 function pathA(k: KernelBuilder, x: Var, n: Val): void {
-  k.for(0, n, 1, () => x.set(x.fma(1.0001, 0.5)));
+  k.for(0, n, 1, () => x.set(x.fma(1.0001, 0.5)), { unroll: 1 });
 }
 /** x = fmaf(x, x, -0.25f) * 0.5f, n times */
 function pathB(k: KernelBuilder, x: Var, n: Val): void {
-  k.for(0, n, 1, () => x.set(x.fma(x, -0.25).mul(0.5)));
+  k.for(0, n, 1, () => x.set(x.fma(x, -0.25).mul(0.5)), { unroll: 1 });
 }
 
 const F1_0001 = Math.fround(1.0001);

@@ -102,10 +102,12 @@ function handoff(name: string, scheme: Scheme, description: string) {
     check,
     body: (k, { data, flags, sums }) => {
       const tid = k.threadIdx.x.cast(i32);
+      // e += blockDim.x, as micro.cu's ho_produce / ho_consume step (a run-time step: nvcc keeps the loops)
+      const bdim = k.blockDim.x.cast(i32);
       k.for(1, ROUNDS + 1, 1, (r) => {
         k.if(k.blockIdx.x.eq(0), () => {
           // ho_produce: data[e] = r * 7919 + e
-          k.for(tid, WORDS, 256, (e) => data.at(e).store(r.mul(7919).add(e)));
+          k.for(tid, WORDS, bdim, (e) => data.at(e).store(r.mul(7919).add(e)));
           k.syncthreads();
           k.if(tid.eq(0), () => {
             signal(k, flags, FLAG, r, scheme);
@@ -119,7 +121,7 @@ function handoff(name: string, scheme: Scheme, description: string) {
           const s = k.let(u32, 0);
           // (unsigned)data[e]: the same bits, read through an unsigned pointer
           const udata = data.as(u32);
-          k.for(tid, WORDS, 256, (e) => s.set(s.add(udata.at(e).get())));
+          k.for(tid, WORDS, bdim, (e) => s.set(s.add(udata.at(e).get())));
           sums.at(r.sub(1).mul(256).add(tid)).store(s);
           k.syncthreads();
           k.if(tid.eq(0), () => signal(k, flags, ACK, r, scheme));

@@ -57,7 +57,7 @@ function occRegs(name: string, nv: number, registers: number) {
       for (let j = 0; j < nv; j++) v.push(k.let(f32, x.mul(Math.fround(1 + Math.fround(j * 0.001)))));
       k.for(0, iters, 1, () => {
         for (let j = 0; j < nv; j++) (v[j] as Var).set((v[j] as Var).fma(v[(j + 1) % nv] as Var, -0.9));
-      });
+      }, { unroll: 1 }); // #pragma unroll 1, as micro.cu has it
       let s = k.let(f32, 0);
       for (let j = 0; j < nv; j++) s.set(s.add(v[j] as Var));
       out.at(i).store(s);

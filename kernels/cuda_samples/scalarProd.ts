@@ -5,7 +5,10 @@
  * loads are coalesced) into shared memory, then a tree reduction halves them ten times.
  *
  * nvcc unrolls the constant-bound halving loop (ten steps, each a `for (iAccum = threadIdx.x; …)` loop)
- * and contracts `sum += a * b` into an FFMA.
+ * and contracts `sum += a * b` into an FFMA. The `pos` loop, whose trip count is known only at run
+ * time, is written as the C reads: the compiler model unrolls it as nvcc does (src/exec/runtimeUnroll.ts:
+ * by 4 with the remainder first, then blocks of 16, 8 and 4; a thread's 4 trips are one block of 4,
+ * its 8 loads in flight together, behind six branches).
  */
 import { defineKernel, f32, i32, ptr } from 'warpsight';
 import { unitF } from './lib.js';

@@ -429,10 +429,11 @@ const MAX_PREDICATED = 10;
  */
 const PREDICABLE: ReadonlySet<Instr['op']> = new Set(['const', 'unary', 'binary', 'cmp', 'fma', 'select', 'cvt', 'bitcast', 'lea', 'assign', 'ld', 'st']);
 
-export function compile(built: KernelIR, env: ExecEnv): Program {
+export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Program {
   // the middle end's passes first (src/exec/passes.ts: loop invariants hoisted, repeated loads
-  // reused): everything below sees the instructions where and whether they run
-  const kernel = optimize(built);
+  // reused, runtime loops unrolled): everything below sees the instructions where and whether they
+  // run. `optimized`: what optimize(built) gave the caller already (a launch sizes its counters by it)
+  const kernel = optimized ?? optimize(built);
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
   const constants = constantRegisters(kernel, env);

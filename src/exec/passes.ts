@@ -6,12 +6,14 @@
 import type { KernelIR } from '../ir/types.js';
 import { hoistInvariants } from './hoist.js';
 import { reuseLoads } from './loadCse.js';
+import { unrollRuntimeLoops } from './runtimeUnroll.js';
 import { simplifyArithmetic } from './simplify.js';
 import { vectorizeAccesses } from './vectorize.js';
 
 export function optimize(built: KernelIR): KernelIR {
   // add/subtract chains folded first; then invariants leave their loops (a load's address computed
-  // outside is the same value inside); loads of what was read already go; what remains of adjacent
-  // accesses merges
-  return vectorizeAccesses(reuseLoads(hoistInvariants(simplifyArithmetic(built))));
+  // outside is the same value inside); loops whose trip count is known only at run time are unrolled
+  // as nvcc unrolls them (their invariants out first, so that the copies do not repeat them); loads
+  // of what was read already go; what remains of adjacent accesses merges
+  return vectorizeAccesses(reuseLoads(unrollRuntimeLoops(hoistInvariants(simplifyArithmetic(built)))));
 }

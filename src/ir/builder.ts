@@ -768,10 +768,20 @@ export class KernelBuilder {
    * `{ unroll: true }` is `#pragma unroll` on a loop with constant bounds (nvcc's default for short ones):
    * the body is laid out once per trip with i a constant, and there is no loop and no branch.
    * `{ unroll: n }` is `#pragma unroll n` on a loop whose trip count is known only at run time (nvcc
-   * unrolls small runtime loops by 4 on its own): see unrolledFor.
+   * unrolls small runtime loops by 4 on its own, src/exec/runtimeUnroll.ts): see unrolledFor.
+   * `{ unroll: 1 }` is `#pragma unroll 1`: the loop stays as written.
    */
   for(start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, opts: { unroll?: boolean | number } = {}): void {
     const loc = callerLoc();
+    if (opts.unroll === 1) {
+      const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
+      const i = this.let(startV.type as ScalarType, startV);
+      this.loop(loc, () => i.lt(end), () => {
+        body(i);
+        i.set(i.add(step));
+      }, true, true);
+      return;
+    }
     if (typeof opts.unroll === 'number') {
       this.unrolledFor(loc, start, end, step, body, opts.unroll);
       return;
@@ -801,7 +811,7 @@ export class KernelBuilder {
    */
   private unrolledFor(loc: SourceLoc, start: ValLike, end: ValLike, step: ValLike, body: (i: Val) => void, n: number): void {
     if (!Number.isInteger(n) || n < 2 || n > MAX_UNROLL || (n & (n - 1)) !== 0)
-      throw irError(loc, `k.for(..., { unroll: ${n} }): unroll by a power of two from 2 to ${MAX_UNROLL} (nvcc's #pragma unroll n)`);
+      throw irError(loc, `k.for(..., { unroll: ${n} }): unroll by a power of two from 2 to ${MAX_UNROLL} (nvcc's #pragma unroll n), or by 1 to keep the loop as written (#pragma unroll 1)`);
     if (typeof step !== 'number' || !Number.isInteger(step) || step <= 0) throw irError(loc, `k.for(..., { unroll: ${n} }) needs a positive integer step written as a number`);
     const startV = start instanceof Val ? start : end instanceof Val ? this.toVal(start, end.type, loc) : this.toVal(start, i32, loc);
     const i = this.let(startV.type as ScalarType, startV);
@@ -834,13 +844,13 @@ export class KernelBuilder {
     this.loop(callerLoc(), cond, body, false);
   }
 
-  private loop(loc: SourceLoc, cond: () => ValLike, body: () => void, guard: boolean): void {
+  private loop(loc: SourceLoc, cond: () => ValLike, body: () => void, guard: boolean, keep = false): void {
     let c: Operand | null = null;
     const head = this.nested(true, () => {
       c = this.condOperand(cond(), loc);
     });
     const b = this.nested(true, body);
-    this.emit({ op: 'loop', head, cond: c as unknown as Operand, body: b, guard, loc });
+    this.emit({ op: 'loop', head, cond: c as unknown as Operand, body: b, guard, loc, ...(keep ? { keep } : {}) });
   }
 
   break(): void {

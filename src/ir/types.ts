@@ -272,8 +272,11 @@ export type Instr =
   | (InstrBase & { op: 'return' })
   /** structured if/else; `predicated` compiles to predicated instructions without a branch (nvcc's if-conversion) */
   | (InstrBase & { op: 'if'; cond: Operand; then: Instr[]; else: Instr[] | null; predicated: boolean })
-  /** a loop: `cond` is computed by `head`; `guard` emits the entry test (a `for`/`while`), else do-while */
-  | (InstrBase & { op: 'loop'; head: Instr[]; cond: Operand; body: Instr[]; guard: boolean });
+  /**
+   * a loop: `cond` is computed by `head`; `guard` emits the entry test (a `for`/`while`), else do-while;
+   * `keep`: `#pragma unroll 1`, nvcc lays it out as written (no runtime unrolling)
+   */
+  | (InstrBase & { op: 'loop'; head: Instr[]; cond: Operand; body: Instr[]; guard: boolean; keep?: boolean });
 
 export interface RegInfo {
   type: ValueType;

@@ -7,6 +7,7 @@ import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError, describeThrown, escapeControl } from '../errors.js';
 import { compile, type InstrMeta } from '../exec/compile.js';
 import { InstrCounters } from '../exec/counters.js';
+import { optimize } from '../exec/passes.js';
 import type { AccessCheck, ExecEnv, MemorySystem } from '../exec/env.js';
 import type { Program } from '../exec/compile.js';
 import type { PeerEnv } from '../exec/peerEnv.js';
@@ -191,7 +192,9 @@ export function startLaunch(
   const grid = opts.grid ?? dim3(config.grid);
   const block = opts.block ?? dim3(config.block);
   const dyn = config.dynamicShared ?? 0;
-  const counters = new InstrCounters(slotBound(ir.body));
+  // sized for the kernel as the compiler model rewrites it (runtime loops unrolled: more slots than the C's)
+  const optimized = optimize(ir);
+  const counters = new InstrCounters(slotBound(optimized.body));
   const dynBase = Math.ceil(ir.sharedStaticBytes / 16) * 16;
   // the block's reserved shared memory (cooperative groups' scratch) after the dynamic: outside what the
   // kernel's own arrays reach, and not counted as the kernel's shared memory (the driver reserves it anyway)
@@ -222,7 +225,7 @@ export function startLaunch(
     ...(opts.timing === false ? {} : { syncVersions: new SyncVersions() }),
   };
   if (opts.check) env.check = opts.check.begin(env);
-  const prog = compile(ir, env);
+  const prog = compile(ir, env, optimized);
   opts.check?.compiled(prog);
   // a PE's remote accesses (NVSHMEM) take its interconnect's latency and bandwidth
   const remote = opts.peers ? (opts.peers.link ?? remoteLinkOf(interconnectFor(opts.arch))) : null;
@@ -234,7 +237,7 @@ export function startLaunch(
   const userOnBlock = opts.onBlock;
   const onBlock = tally ? (l: number, s: number, e: number) => (tally.blockTime(l, s, e), userOnBlock?.(l, s, e)) : userOnBlock;
   const timing = env.observer
-    ? createTimingModel(opts.arch, { grid: timedGrid, block, blocksPerSm, kernel: ir, meta: prog.meta, ...(onBlock ? { onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
+    ? createTimingModel(opts.arch, { grid: timedGrid, block, blocksPerSm, kernel: prog.kernel, meta: prog.meta, ...(onBlock ? { onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
     : null;
   if (timing) {
     Object.assign(env.observer as object, timing.observer);

@@ -79,7 +79,6 @@ interface Gap {
   cause: string;
 }
 const HW_WAVEFRONTS = 'the H200 adds a few % of wavefronts on conflict-free shared accesses (groundtruth surprise 2: 6 % on these volatile loads, 4.5 % on the stores), which Warpsight does not imitate';
-const UNROLL = "nvcc unrolls the run-time-bounded `pos` loop by 4, so a warp has the 8 loads of 4 trips in flight; the timing model overlaps a trip's loads (ptxas's scheduling within a basic block, kernels/memory_parallelism.ts) but the port's loop has one trip per block: nvcc's unrolling of runtime loops is modelled nowhere yet";
 const KNOWN_GAPS: Gap[] = [
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
@@ -104,15 +103,6 @@ const KNOWN_GAPS: Gap[] = [
     warpsight: 92.4,
     cause: "65,536 atomics on one counter decide when each block ends (the duration is right: 50.3 vs 52.6 us); the timing model's slice serves them first come first served, so every block slot stays full until the last wave; the H200 leaves its slots idle a fifth of the time (an order of service, or a block launch policy, not modelled)",
   },
-  {
-    launch: 'scalarProdGPU#0',
-    metric: 'smsp__sass_branch_targets.sum',
-    ncu: 91136,
-    warpsight: 82944,
-    cause: "nvcc unrolls the run-time-bounded `pos` loop by 4 with a remainder, then by 8 and 16 (6 branches per trip count, no back-edge, where the C's loop takes 5 for its 4 trips): nvcc's unrolling of runtime loops is modelled nowhere yet",
-  },
-  { launch: 'scalarProdGPU#0', metric: 'smsp__inst_executed.sum', ncu: 744704, warpsight: 584960, cause: "nvcc's unrolled layout of the `pos` loop (trip-count and remainder arithmetic, 64-bit address steps) and __mul24's sign extensions" },
-  { launch: 'scalarProdGPU#0', metric: 'gpu__time_duration.sum', ncu: 9440, warpsight: 15355, cause: UNROLL },
 ];
 
 const rowsByLaunch = new Map<string, ValidationRow[]>();

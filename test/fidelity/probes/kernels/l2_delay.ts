@@ -32,7 +32,8 @@ function copyDelay(d: number) {
     body: (k, { in: src, out, d: n }) => {
       const i = k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x);
       const x = k.let(f32, src.at(i).get());
-      k.for(0, n, 1, () => x.set(x.fma(1.0001, 0.5)));
+      // #pragma unroll 1, as the probe's C has it
+      k.for(0, n, 1, () => x.set(x.fma(1.0001, 0.5)), { unroll: 1 });
       out.at(i).store(x);
     },
   });

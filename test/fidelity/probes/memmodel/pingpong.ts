@@ -18,13 +18,15 @@ function pp(name: string, mode: Mode, threads: number, words: number) {
     setup: (h) => ({ f: h.alloc(i32, 1024, 'flags'), data: h.alloc(i32, 16384, 'data') }),
     body: (k, { f, data }) => {
       const tid = k.threadIdx.x.cast(i32);
+      // e += blockDim.x, as the probe's C steps (a run-time step: nvcc keeps the loops as written)
+      const bdim = k.blockDim.x.cast(i32);
       const ref = (at: number) => k.atomicRef(f.at(at), mode === 'seqcst_sys' ? 'system' : 'device');
       const store = (at: number, v: Val) => (mode === 'relaxed' ? ref(at).store(v, 'relaxed') : mode === 'acqrel' ? ref(at).store(v, 'release') : ref(at).store(v));
       const load = (at: number): Val => (mode === 'relaxed' ? ref(at).load('relaxed') : mode === 'acqrel' ? ref(at).load('acquire') : ref(at).load());
       const spin = (at: number, r: Val) => k.while(() => load(at).ne(r), () => {});
       k.for(1, PP_ROUNDS + 1, 1, (r) => {
         k.if(k.blockIdx.x.eq(0), () => {
-          if (words > 0) k.for(tid, words, threads, (e) => data.at(e).store(r.add(e)));
+          if (words > 0) k.for(tid, words, bdim, (e) => data.at(e).store(r.add(e)));
           k.syncthreads();
           k.if(tid.eq(0), () => {
             store(0, r);
@@ -38,7 +40,7 @@ function pp(name: string, mode: Mode, threads: number, words: number) {
             const s = k.let(u32, 0);
             // read as unsigned through the pointer (a cast of the loaded value is no SASS instruction)
             const udata = data.as(u32);
-            k.for(tid, words, threads, (e) => s.set(s.add(udata.at(e).get())));
+            k.for(tid, words, bdim, (e) => s.set(s.add(udata.at(e).get())));
             k.when(s.eq(0xdeadbeef), () => data.at(0).store(1));
           }
           k.syncthreads();
