@@ -14,7 +14,7 @@ import type { Instr, KernelIR } from '../ir/types.js';
 const MOVABLE: ReadonlySet<Instr['op']> = new Set(['const', 'unary', 'binary', 'cmp', 'fma', 'select', 'cvt', 'bitcast', 'lea']);
 
 /** registers written anywhere in the list (nested blocks too) */
-function written(list: readonly Instr[], into: Set<number>): Set<number> {
+export function written(list: readonly Instr[], into = new Set<number>()): Set<number> {
   for (const i of list) {
     for (const r of writesOf(i)) into.add(r);
     if (i.op === 'if') {

@@ -36,6 +36,7 @@
 import { readsOf, writesOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, RegInfo, ScalarType, SourceLoc } from '../ir/types.js';
 import { mapOperands } from './loadCse.js';
+import { written } from './hoist.js';
 
 /** NVVM's unroll factor for runtime loops (every probe) */
 const FACTOR = 4;
@@ -72,21 +73,6 @@ function size(list: readonly Instr[]): number {
   let n = 0;
   for (const x of list) n += x.op === 'if' ? 1 + size(x.then) + size(x.else ?? []) : 1;
   return n;
-}
-
-/** registers written anywhere in the list */
-function written(list: readonly Instr[], into = new Set<number>()): Set<number> {
-  for (const x of list) {
-    for (const r of writesOf(x)) into.add(r);
-    if (x.op === 'if') {
-      written(x.then, into);
-      if (x.else) written(x.else, into);
-    } else if (x.op === 'loop') {
-      written(x.head, into);
-      written(x.body, into);
-    }
-  }
-  return into;
 }
 
 export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
