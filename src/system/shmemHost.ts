@@ -127,19 +127,32 @@ export class ShmemHost implements ShmemContext {
 
   /** a host collective on NVSHMEM_TEAM_WORLD while an on-stream collective the host has not waited for may run */
   private hostCollective(name: string, where: string): void {
+    // what the host has waited for stays ordered before everything it does later: no longer kept
+    this.dropCollectives((c) => this.rt.hostOrdered(c.op));
     for (const c of this.collectives) {
-      if (this.rt.hostOrdered(c.op)) continue;
       this.sys.hazard(this.pe, 'NvshmemCollectiveOverlap', `${where}: ${name} (a collective on NVSHMEM_TEAM_WORLD) may run while ${c.name} (${c.where}) runs on its stream: collectives of one team must not run in parallel; synchronize that stream before the host collective (seed 001, "on-stream operations have thread-like semantics")`);
     }
   }
 
   /** an on-stream collective that no CUDA dependence orders after an earlier one on another stream */
   private streamCollective(op: OpHandle, name: string, where: string): void {
+    const ordered = new Set<OnStreamCollective>();
     for (const c of this.collectives) {
-      if (this.rt.dependsOn(op, c.op) || this.rt.hostOrdered(c.op)) continue;
+      if (this.rt.dependsOn(op, c.op) || this.rt.hostOrdered(c.op)) {
+        ordered.add(c);
+        continue;
+      }
       this.sys.hazard(this.pe, 'NvshmemCollectiveOverlap', `${where}: ${name} and ${c.name} (${c.where}) use the same team on two streams with no ordering between them, so they may run in parallel; make one stream wait for the other (an event) or use one stream (seed 001, "on-stream operations have thread-like semantics")`);
     }
+    // a collective this one is ordered after is ordered before whatever is ordered after this one: this
+    // one stands for it (a stream's barrier per iteration keeps one entry, not one per iteration); a
+    // later collective unordered with both is reported once, with this one
+    this.dropCollectives((c) => ordered.has(c));
     this.collectives.push({ op, name, where });
+  }
+
+  private dropCollectives(drop: (c: OnStreamCollective) => boolean): void {
+    for (let i = this.collectives.length - 1; i >= 0; i--) if (drop(this.collectives[i] as OnStreamCollective)) this.collectives.splice(i, 1);
   }
 
   /** cudaMemcpy / cudaMemset into symmetric memory: noted, for the NVSHMEM operation that reads it next */

@@ -44,4 +44,12 @@ describe('NVSHMEM hazards', () => {
     expect(rules.filter((x) => /Nvshmem|Implicitly/.test(x))).toEqual([]);
     expect(r.programs).toHaveLength(2);
   });
+
+  it('a stream of many barriers and one unordered barrier on another stream: one finding per PE, naming the newest', async () => {
+    const r = await profileFile({ file: 'test/fixtures/collectives_many.ts', params: { n: '50' }, timing: false });
+    const f = (r.programs ?? []).flatMap((p) => p.findings.filter((x) => x.rule === 'NvshmemCollectiveOverlap').map((x) => x.message));
+    expect(f).toHaveLength(2);
+    expect(f[0]).toMatch(/^test\/fixtures\/collectives_many\.ts:17: nvshmemx_barrier_all_on_stream and nvshmemx_barrier_all_on_stream \(test\/fixtures\/collectives_many\.ts:16\) use the same team on two streams/);
+  });
 });
+
