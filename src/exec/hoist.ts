@@ -8,25 +8,10 @@
  * around it. The kernel is rewritten (a copy: the IR the builder made stays as it was), so that the
  * register allocation and the timing model see the instructions where they run.
  */
-import { readsOf, writesOf } from '../ir/regUse.js';
+import { readsOf, writesOf, writtenIn } from '../ir/regUse.js';
 import type { Instr, KernelIR } from '../ir/types.js';
 
 const MOVABLE: ReadonlySet<Instr['op']> = new Set(['const', 'unary', 'binary', 'cmp', 'fma', 'select', 'cvt', 'bitcast', 'lea']);
-
-/** registers written anywhere in the list (nested blocks too) */
-export function written(list: readonly Instr[], into = new Set<number>()): Set<number> {
-  for (const i of list) {
-    for (const r of writesOf(i)) into.add(r);
-    if (i.op === 'if') {
-      written(i.then, into);
-      if (i.else) written(i.else, into);
-    } else if (i.op === 'loop') {
-      written(i.head, into);
-      written(i.body, into);
-    }
-  }
-  return into;
-}
 
 export function hoistInvariants(kernel: KernelIR): KernelIR {
   const mutable = (r: number): boolean => kernel.regs[r]?.mutable === true;
@@ -46,7 +31,7 @@ export function hoistInvariants(kernel: KernelIR): KernelIR {
       // inner loops first: what leaves them lands in this loop's lists, and may leave this one too
       const head = rewrite(i.head);
       const body = rewrite(i.body);
-      const inLoop = written([...head, ...body], new Set());
+      const inLoop = writtenIn([...head, ...body], new Set());
       const out: Instr[] = [];
       const take = (l: Instr[]): Instr[] =>
         l.filter((x) => {

@@ -16,7 +16,7 @@
  * 64-bit integer arithmetic is src/exec/wideInt.ts's; what it decides for an instruction stands
  * unless this module has a choice for it.
  */
-import { readsOf, regs, writesOf } from '../ir/regUse.js';
+import { readsOf, regs, writesOf, writtenIn } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
 import { aggregationExtras } from './atomicAggregation.js';
@@ -76,21 +76,6 @@ function valueKey(i: Instr, operandKey: (o: Operand) => string): string | null {
     default:
       return null;
   }
-}
-
-/** the registers a list writes, nested blocks included */
-function writtenIn(list: readonly Instr[], into = new Set<number>()): Set<number> {
-  for (const i of list) {
-    for (const r of writesOf(i)) into.add(r);
-    if (i.op === 'if') {
-      writtenIn(i.then, into);
-      if (i.else) writtenIn(i.else, into);
-    } else if (i.op === 'loop') {
-      writtenIn(i.head, into);
-      writtenIn(i.body, into);
-    }
-  }
-  return into;
 }
 
 /**

@@ -33,10 +33,9 @@
  *
  * The kernel is rewritten (a copy); the copies' values get registers of their own.
  */
-import { readsOf, writesOf } from '../ir/regUse.js';
+import { readsOf, writesOf, writtenIn } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, RegInfo, ScalarType, SourceLoc } from '../ir/types.js';
 import { mapOperands } from './loadCse.js';
-import { written } from './hoist.js';
 
 /** NVVM's unroll factor for runtime loops (every probe) */
 const FACTOR = 4;
@@ -101,9 +100,9 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
     // the layout compares spans with 16 steps: they must be 32-bit values
     if (!Number.isInteger(step) || step <= 0 || 4 * FACTOR * step > 0x7fffffff) return null;
     const work = l.body.slice(0, n - 2);
-    const inLoop = written(l.body);
+    const inLoop = writtenIn(l.body);
     // the index is written only by the increment; the bound is the same throughout
-    if (written(work).has(i)) return null;
+    if (writtenIn(work).has(i)) return null;
     if ('reg' in c.b && inLoop.has(c.b.reg)) return null;
     if (readsOf(inc).length !== 1 || work.some((x) => x.op === 'loop') || !copyable(work) || size(work) > MAX_BODY) return null;
     // the increment's value is read by nothing but the assignment
@@ -126,7 +125,7 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
         const x = before[n] as Instr;
         if (writesOf(x).includes(r)) return x.op === 'assign' ? x.a : null;
         if (x.op === 'if' || x.op === 'loop') {
-          if (written([x]).has(r)) return null;
+          if (writtenIn([x]).has(r)) return null;
         }
       }
       return null;
@@ -135,7 +134,7 @@ export function unrollRuntimeLoops(kernel: KernelIR): KernelIR {
     // a trip count known at compile time is not this pass's (nvcc unrolls it fully or keeps it)
     if (start && 'imm' in start && 'imm' in end) return null;
     // LLVM's isEpilogProfitable: a loop-carried integer variable that starts at a constant
-    const carried = [...written(l.body)].filter((r) => mutable(r));
+    const carried = [...writtenIn(l.body)].filter((r) => mutable(r));
     const epilog = carried.some((r) => {
       const t = regs[r]?.type;
       const v = initial(r);

@@ -124,3 +124,18 @@ export function defsAndReaders(kernel: KernelIR): { defs: Map<number, Instr>; re
   index(kernel.body);
   return { defs, readers };
 }
+
+/** the registers a list writes, nested blocks included */
+export function writtenIn(list: readonly Instr[], into = new Set<number>()): Set<number> {
+  for (const i of list) {
+    for (const r of writesOf(i)) into.add(r);
+    if (i.op === 'if') {
+      writtenIn(i.then, into);
+      if (i.else) writtenIn(i.else, into);
+    } else if (i.op === 'loop') {
+      writtenIn(i.head, into);
+      writtenIn(i.body, into);
+    }
+  }
+  return into;
+}
