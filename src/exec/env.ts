@@ -52,6 +52,8 @@ export interface ExecObserver {
   now?(w: Warp): number;
   /** when the warp's latest global request reached the L2 (cycles) */
   atL2?(w: Warp): number;
+  /** the warp's latest instruction issued `by` cycles earlier, and all that follows it (a futile poll); `settle`: its block's end follows */
+  rewind?(w: Warp, by: number, settle: boolean): void;
   /** the earliest clock of the warps that can issue, other than `w` (Infinity when none); `parked`: parked warps count too */
   minRunningClock?(w: Warp, parked?: boolean): number;
   /** the warp sleeps (NANOSLEEP) for `ns` nanoseconds as the arch rounds them */

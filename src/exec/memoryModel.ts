@@ -103,6 +103,9 @@ interface Version {
   writerBlock: number;
 }
 
+/** instructions between two polls of one wait loop at most (a poll, its test, the branch back; wait_until_all's loop over its ivars) */
+const POLL_LOOP_STEPS = 64;
+
 /** entries kept before the old ones are dropped (a flag or two per kernel is the usual) */
 const VERSIONS_KEPT = 4096;
 
@@ -199,6 +202,12 @@ export function withTimedVisibility(
     };
   }
   const dst = i.dsts[0] as number;
+  // a PE's loads also see remote writes when they arrive (remoteArrivals.ts)
+  const arrivals = env.peers?.arrivals;
+  const startNs = env.peers?.startNs;
+  const remote = arrivals && startNs !== undefined ? arrivals : null;
+  /** per warp: its polls' current run of one value at one address, and when the run's first poll reached the L2 */
+  const runs = new Map<number, { addr: number; value: number | bigint; since: number; repeats: number; steps: number }>();
   return (w: Warp) => {
     run(w);
     const m = w.mask;
@@ -206,6 +215,38 @@ export function withTimedVisibility(
     w.polled = true;
     const a = addrs(w);
     const first = 31 - Math.clz32(m & -m);
+    if (remote !== null && obs.timerNs) {
+      const at = (startNs as number) + obs.timerNs(atL2(w));
+      let regs: RegArray | null = null;
+      let pending = false;
+      for (let l = 0; l < 32; l++) {
+        if (((m >>> l) & 1) === 0) continue;
+        const old = remote.read(a[l] as number, at);
+        if (old === undefined) continue;
+        regs ??= w.reg(dst) as RegArray;
+        regs[l] = old as never;
+        w.readOld = true;
+        pending = true;
+      }
+      // a poll that finds nothing new and nothing on its way costs no time: the interpreter spins a
+      // while before it finds the warp parked, and resumes it only once the writer has run; the warp
+      // stays at its wait's first poll, and a write that arrives later is waited for by polling
+      // (above), so that the wait ends when the write arrives
+      const addr = a[first] as number;
+      const value = (w.reg(dst) as RegArray)[first] as number | bigint;
+      const run = runs.get(w.id);
+      if (run !== undefined && run.addr === addr && run.value === value && w.steps - run.steps <= POLL_LOOP_STEPS) {
+        if (!pending && obs.rewind) {
+          obs.rewind(w, atL2(w) - run.since, false);
+          w.lookSoon = true;
+        }
+        run.repeats++;
+        run.steps = w.steps;
+      } else {
+        if (run !== undefined && run.repeats > 0 && obs.rewind) obs.rewind(w, 0, true);
+        runs.set(w.id, { addr, value, since: atL2(w), repeats: 0, steps: w.steps });
+      }
+    }
     if (versions.size > 0) {
       const at = atL2(w);
       let regs: RegArray | null = null;

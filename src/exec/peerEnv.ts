@@ -1,4 +1,5 @@
 import type { RemoteLink } from '../arch/remoteLink.js';
+import type { RemoteArrivals } from './remoteArrivals.js';
 
 /**
  * What a kernel running on one PE (processing element: one emulated GPU of a multi-GPU program) sees
@@ -33,6 +34,13 @@ export interface PeerEnv {
   readonly barrierArea?: number;
   /** what this PE's remote accesses cost (NVLink to its node's PEs, the network to other nodes'); absent: the arch's interconnect */
   readonly link?: RemoteLink;
+  /**
+   * the program's remote writes with their arrival times (remoteArrivals.ts), and the launch's start on
+   * the system's clock (ns) that places this kernel's cycles on it: with both (and the timing model),
+   * remote writes become visible to strong loads when they arrive. Absent: at once.
+   */
+  readonly arrivals?: RemoteArrivals;
+  readonly startNs?: number;
 }
 
 /** bytes of the barrier area a PE needs (PeerEnv.barrierArea): nPes pSync words and the counter */

@@ -407,7 +407,8 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     w.afterLoad = waitsForLoad;
     totalInstr += n;
     // one compare per turn; the watch itself runs every few hundred instructions of a long-running warp
-    if (w.steps >= watch.nextCheck(w.id)) {
+    if (w.steps >= watch.nextCheck(w.id) || w.lookSoon) {
+      w.lookSoon = false;
       watch.check(w);
       if (w.parked) switchPath(w);
     }

@@ -13,7 +13,7 @@ import { elemBytes } from '../ir/typesys.js';
 import type { Exec } from './codegen.js';
 import type { InstrClass } from './compile.js';
 import type { ExecEnv } from './env.js';
-import { genAtomic, genGlobalAccess, threadDesc } from './memOps.js';
+import { genAtomic, genGlobalAccess, readScalar, threadDesc } from './memOps.js';
 import type { PeerEnv } from './peerEnv.js';
 import type { RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
@@ -197,17 +197,20 @@ export function genRemote(i: Ld | St | Atom, index: number, env: ExecEnv, layout
   const isAtomic = i.op === 'atom';
   const perPe = new Float64Array(0);
   let bytesTo = perPe;
+  const timed = i.op === 'ld' ? null : timedWrite(i, env);
   return (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
     const peers = peersOf(env, i, remote.call);
     const sectorsBefore = env.counters.sectors[index] as number;
+    timed?.before(w);
     access(w);
     // genAtomic tells the timing model nothing (a local atomic's cost is its issue); a remote one's is the link's
     if (isAtomic && env.observer) {
       const n = (env.counters.sectors[index] as number) - sectorsBefore;
       env.observer.memory(w, index, null, n, n);
     }
+    timed?.after(w);
     if ('imm' in pe) {
       peers.traffic(remote.kind, Number(pe.imm), popc(m) * size);
       return;
@@ -221,6 +224,38 @@ export function genRemote(i: Ld | St | Atom, index: number, env: ExecEnv, layout
       peers.traffic(remote.kind, p, b);
       bytesTo[p] = 0;
     }
+  };
+}
+
+/**
+ * A remote scalar store's or atomic's arrival at the peer (remoteArrivals.ts): the values it replaces
+ * are noted before it runs, and after it, when it reaches the peer's memory on the system's clock.
+ * Null without the program's arrivals, the launch's start or the timing model (writes visible at once).
+ */
+function timedWrite(i: St | Atom, env: ExecEnv): { before(w: Warp): void; after(w: Warp): void } | null {
+  const peers = env.peers;
+  const arrivals = peers?.arrivals;
+  const startNs = peers?.startNs;
+  const obs = env.observer;
+  const elem = i.op === 'atom' ? i.type : i.elem;
+  if (!arrivals || startNs === undefined || !obs || !env.syncVersions || elem.tag !== 'scalar') return null;
+  const addr = i.addr;
+  const olds: (number | bigint)[] = new Array(32);
+  const addrs = (w: Warp): ArrayLike<number> => ('reg' in addr ? (w.reg(addr.reg) as Float64Array) : new Float64Array(32).fill(Number(addr.imm)));
+  return {
+    before: (w) => {
+      const a = addrs(w);
+      const m = w.mask;
+      for (let l = 0; l < 32; l++) if ((m >>> l) & 1) olds[l] = readScalar(env, a[l] as number, elem);
+    },
+    after: (w) => {
+      // the timing model is filled in after compilation: its hooks are looked up here
+      if (!obs.atL2 || !obs.timerNs) return;
+      const at = startNs + obs.timerNs(obs.atL2(w));
+      const a = addrs(w);
+      const m = w.mask;
+      for (let l = 0; l < 32; l++) if ((m >>> l) & 1) arrivals.record(a[l] as number, olds[l] as number | bigint, at);
+    },
   };
 }
 

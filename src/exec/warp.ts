@@ -92,6 +92,11 @@ export class Warp {
   parked = false;
   /** a strong load read a value that a store not yet visible in time has replaced (memoryModel.ts) */
   readOld = false;
+  /**
+   * its latest poll found nothing new and no remote write on its way (remoteArrivals.ts): the parked
+   * watch looks at it at the end of the turn, not hundreds of futile polls later
+   */
+  lookSoon = false;
   /** paths set aside by switchPath, innermost last (null: the warp never switched) */
   suspended: SuspendedPath[] | null = null;
   /**
@@ -195,6 +200,7 @@ export class Warp {
     this.slept = false;
     this.parked = false;
     this.readOld = false;
+    this.lookSoon = false;
     this.suspended = null;
     this.guard = null;
     this.switchWrites = -1;

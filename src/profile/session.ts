@@ -109,6 +109,8 @@ export class Session {
   readonly memoryLocs: SourceLoc[] = [];
   /** the other PEs of a multi-PE program (src/system), for NVSHMEM's device operations */
   peers: PeerEnv | null = null;
+  /** the program launch being started: its start on the runtime's clock (ns), for its PE's timed remote writes and waits */
+  private launchStartNs: number | null = null;
   /** the launch being started is a collective (cooperative) one */
   private collectiveLaunch = false;
   /** the memory synchronization domain of the program launch being started, and its log of slow writes (device/syncDomains.ts) */
@@ -272,6 +274,7 @@ export class Session {
     // the window is the launch's while its grid runs (a parked grid's resumptions are short: not re-applied)
     if (window) this.setAccessPolicyWindow(window);
     this.collectiveLaunch = w.attrs.cooperative === true;
+    this.launchStartNs = sync ? sync.startNs : null;
     const log = sync && timed ? new SlowWriteLog() : null;
     this.domainLaunch = sync && log ? { view: sync, log } : null;
     let step: { advance(): KernelRun | null; describeSpin(alone?: boolean): string; grid: { residentBlocks(): number; writeCount(): number } };
@@ -306,9 +309,12 @@ export class Session {
     } finally {
       if (window) this.setAccessPolicyWindow(null);
       this.domainLaunch = null;
+      this.launchStartNs = null;
     }
     const parked = step;
-    return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), writes: () => parked.grid.writeCount(), describeSpin: () => parked.describeSpin(false) };
+    // a PE's timed kernel waits for remote writes as long as they take to arrive (exec/remoteArrivals.ts)
+    const timedWaits = this.peers?.arrivals !== undefined && sync !== undefined && (timed || cached !== undefined);
+    return { parked: true, name: d.name, grid, block, footprint, maxPerSm: occ.blocksPerSm, resident: parked.grid.residentBlocks(), resume: () => parked.advance(), writes: () => parked.grid.writeCount(), describeSpin: () => parked.describeSpin(false), timedWaits };
   }
 
   /** what one block of a program's kernel launch occupies on its SM (the block scheduler's and the runtime's view) */
@@ -427,7 +433,7 @@ export class Session {
       ...(external ? { external } : {}),
       ...(gridWorkspace !== undefined ? { gridWorkspace } : {}),
       // device collectives are valid in a collective launch only
-      ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch } } : {}),
+      ...(this.peers ? { peers: { ...this.peers, collective: this.collectiveLaunch, ...(this.launchStartNs !== null ? { startNs: this.launchStartNs } : {}) } } : {}),
       ...(o.check ? { check: o.check } : {}),
       ...(this.domainLaunch ? { syncDomain: this.domainLaunch } : {}),
       ...(plan ? { sample: plan } : {}),

@@ -62,6 +62,12 @@ export interface ParkedKernel {
   writes(): number;
   /** the spinning lines, the waiting warps, the blocks that never started */
   describeSpin(): string;
+  /**
+   * its waits are timed against the writes that end them (a PE's waits on remote writes:
+   * exec/remoteArrivals.ts), so its blocks' modelled times hold; else they count spins until the
+   * interpreter noticed the wait and the kernel ends when the waking write reaches it
+   */
+  timedWaits: boolean;
 }
 
 /** what the runtime needs from the profiling session: run a kernel in the interpreter now */
@@ -1121,7 +1127,8 @@ export class Runtime {
     const held = p.hold.blocks;
     // its blocks' modelled times count the spins the interpreter ran before it parked, an artefact of
     // when parking is noticed: it ends when the write that woke it reaches it (an L2 round trip later)
-    const end = this.clock.now + (2 * this.arch.latency.l2Hit / this.arch.smClockHz) * 1e9;
+    let end = this.clock.now + (2 * this.arch.latency.l2Hit / this.arch.smClockHz) * 1e9;
+    if (p.kernel.timedWaits) for (let b = 0; b < held; b++) end = Math.max(end, p.startNs + (run.durations[b] as number));
     this.clock.at(end, () => {
       p.hold.release();
       const rest = run.durations.subarray(held);

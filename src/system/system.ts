@@ -10,6 +10,7 @@
 import type { Arch } from '../arch/types.js';
 import { HostFault, UserError } from '../errors.js';
 import { barrierAreaBytes, type PeerEnv } from '../exec/peerEnv.js';
+import { RemoteArrivals } from '../exec/remoteArrivals.js';
 import type { ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { Host } from '../kernel/host.js';
 import { DeviceMemory, type DevicePtr } from '../memory/deviceMemory.js';
@@ -71,6 +72,8 @@ export class PeSystem {
   private readonly hazards: RuntimeFinding[][] = [];
   private readonly host: Host;
   private waking = false;
+  /** remote writes in flight to their peers, for the PEs' timed waits (exec/remoteArrivals.ts) */
+  private readonly arrivals = new RemoteArrivals();
 
   constructor(
     readonly arch: Arch,
@@ -130,6 +133,7 @@ export class PeSystem {
       ...(link ? { link } : {}),
       translate: (address, bytes, to, where) => this.heap.translate(pe, address, bytes, to, where),
       traffic: (kind, to, bytes) => this.traffic(pe, to, kind, bytes),
+      arrivals: this.arrivals,
     };
   }
 

@@ -46,6 +46,11 @@ export class Calendars {
   private capped = false;
   /** capacity per bucket */
   readonly cap: number;
+
+  /** the earliest cycle a reservation may still come at (the buckets before it are dropped) */
+  get keptFrom(): number {
+    return this.origin * BUCKET;
+  }
   /** cycles per unit (1 / rate) */
   private readonly unit: number;
 

@@ -639,6 +639,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const domainSys = MMC.domainFenceScopes.includes('sys');
   const remoteLoadCycles = link ? cyc(link.loadNs) : 0;
   const remoteAckCycles = link ? cyc(link.storeAckNs) : 0;
+  // a remote access reaches the peer's memory half a remote load's round trip after it leaves (a
+  // symmetric link: the measured g latency 1,011 ns puts it at ~505 ns, beside the store's 478 ns
+  // acknowledgement); W_L2 of a remote access is that arrival (remoteArrivals.ts)
+  const remoteArriveCycles = remoteLoadCycles / 2;
   const sysFenceCycles = link ? cyc(link.sysFenceNs) : 0;
   const storeIssueCycles = link ? cyc(link.storeIssueNs) : 0;
   /** per warp: when its next remote store may leave (a warp's remote stores go out one per storeIssueCycles) */
@@ -1047,6 +1051,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const start = Math.max(t, wi < netPosted.length ? (netPosted[wi] as number) : 0);
     const landed = netWire.reserve(0, start, n * 32) + netLatencyCycles;
     const back = landed + netLatencyCycles;
+    // W_L2 of a remote access: when it reaches the peer's memory (remoteArrivals.ts)
+    ws[o + W_L2] = landed;
     if (k === K_LDG || (k === K_ATOM && (writeAt[pc + 1] as number) > (writeAt[pc] as number))) {
       setResult(wi, pc, back, R_LONG);
       return;
@@ -1063,6 +1069,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (k === K_LDG || (k === K_ATOM && fetches)) {
       const tl = linkCal.reserve(0, linkSmCal.reserve(sm, t, bytes), bytes);
       setResult(wi, pc, tl + remoteLoadCycles, R_LONG);
+      ws[o + W_L2] = tl + remoteArriveCycles;
       return;
     }
     // a store leaves at t or when the warp's previous one lets it (the warp waits for that), takes
@@ -1076,6 +1083,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     remoteStoreNext[wi] = leaves + storeIssueCycles;
     if (leaves > t) stallWarp(wi, R_LG, leaves - t);
     const tl = linkCal.reserve(0, linkSmCal.reserve(sm, leaves, bytes), bytes);
+    ws[o + W_L2] = tl + remoteArriveCycles;
     const ack = tl + remoteAckCycles;
     if (ack > (ws[o + W_DRAIN] as number)) ws[o + W_DRAIN] = ack;
     if (ack > (memEnd[0] as number)) memEnd[0] = ack;
@@ -1333,6 +1341,32 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const now = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_LAST] as number;
   const atL2 = (w: Warp): number => ws[idOf(w) * W_STRIDE + W_L2] as number;
   /**
+   * the warp's latest instruction issued `by` cycles earlier than modelled, and so everything after
+   * it (remoteArrivals.ts: a poll that found nothing new costs no time); `settle`: the warp's block
+   * ends with its warps' clocks again (the polls it took back had moved it)
+   */
+  const rewind = (w: Warp, by: number, settle: boolean): void => {
+    const wi = idOf(w);
+    const o = wi * W_STRIDE;
+    // no further back than the calendars keep
+    let kept = 0;
+    for (const c of [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, l2Cal, dramCal, atomCal, linkSmCal, linkCal, netServer, netWire]) kept = Math.max(kept, c.keptFrom);
+    by = Math.min(by, (ws[o + W_LAST] as number) - kept);
+    if (by > 0) {
+      const from = (ws[o + W_LAST] as number) - by;
+      for (const f of [W_CLOCK, W_LAST, W_L2, W_FLOOR]) ws[o + f] = Math.max(from, (ws[o + f] as number) - by);
+      for (let r = W_READY; r < W_STRIDE; r++) if ((ws[o + r] as number) > from) ws[o + r] = Math.max(from, (ws[o + r] as number) - by);
+    }
+    if (!settle) return;
+    const rec = ws[o + W_REC] as number;
+    let end = bStart[rec] as number;
+    for (let j = 0; j < nWarps; j++) {
+      const q = j * W_STRIDE;
+      if (ws[q + W_REC] === rec && (ws[q + W_CLOCK] as number) > end) end = ws[q + W_CLOCK] as number;
+    }
+    bEnd[rec] = end;
+  };
+  /**
    * the earliest clock of the warps that can issue now (running, in their live block), `w` aside;
    * `parked`: count the warps the parked watch found spinning without effect too
    */
@@ -1396,5 +1430,5 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
   const timerNs = (cycles: number): number => (cycles * 1e9) / P.clockHz;
 
-  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, minRunningClock, sleep, timerNs }, finish };
+  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish };
 }

@@ -5,9 +5,9 @@
  * iterations (the first one's launch latency included: the steady state is a little faster).
  *
  * Known gaps, measured and kept visible (causes not yet found): put_nbi_block +26 % (24.9 vs 19.7 us
- * over 4 iterations), host-initiated -31 % (20.5 vs 29.6 us). Cross-PE ping-pong between co-running kernels is not
- * timed (a parked kernel wakes at its writer's end), so p latency and put bandwidth are checked by the
- * device tests' timing of one kernel (test/shmem/bandwidth.test.ts, test/shmem/device.test.ts).
+ * over 4 iterations), host-initiated -31 % (20.5 vs 29.6 us). The p latency between co-running kernels
+ * is checked by the ping-pong (test/fidelity/nvshmem_pingpong.test.ts), put bandwidth by the device
+ * tests' timing of one kernel (test/shmem/bandwidth.test.ts, test/shmem/device.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
