@@ -34,6 +34,7 @@
  * analysis (compile.ts uniformRegisters), not nvcc's: nvcc also takes a value loaded from one
  * address as uniform (add_ld), Warpsight takes no loaded value as uniform.
  */
+import { defsAndReaders } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand } from '../ir/types.js';
 import type { SassOp } from './intDivision.js';
 
@@ -129,6 +130,9 @@ export interface Aggregations {
 export function aggregations(kernel: KernelIR, uniform: (o: Operand) => boolean): Aggregations {
   const reds = new Map<Instr, SassOp[]>();
   const returning = new Map<Instr, ReturningAggregation>();
+  // an ATOM whose result nothing reads is C's atomicAdd whose result is dropped: nvcc makes that a RED
+  // (aggregated as one, above), which Warpsight's IR does not yet; it stays one ATOM per thread
+  const { readers } = defsAndReaders(kernel);
   const block = (list: readonly Instr[]): void => {
     // what the block computed already (add_1red: a RED's leader serves the ATOM after it; add_1x2: two
     // ATOMs share leader, count and rank)
@@ -151,7 +155,7 @@ export function aggregations(kernel: KernelIR, uniform: (o: Operand) => boolean)
         leader = count = rank = false;
         continue;
       }
-      if (i.op === 'atom' && aggregatedReturning(i, uniform)) {
+      if (i.op === 'atom' && aggregatedReturning(i, uniform) && i.dst !== null && (readers.get(i.dst) ?? 0) > 0) {
         if (!uniform(i.a)) {
           returning.set(i, { shape: 'scan' });
           continue;
