@@ -69,6 +69,22 @@ function prefixes(block: number, value: (t: number) => number) {
 }
 
 const perLane: Body = (_k, g, fn, t) => g.at(0).atomic(fn, t);
+/** a shared counter (ATOMS: ret_probe's add_sh), copied out to g[0] by thread 0 at the end */
+const sharedCounter: Body = (k, g, fn, t) => {
+  const s = k.shared(i32, [1], 's');
+  k.if(t.eq(0), () => s.at(0).store(0));
+  k.syncthreads();
+  const r = s.at(0).atomic(fn, t);
+  k.syncthreads();
+  k.if(t.eq(0), () => g.at(0).store(s.at(0).get()));
+  return r;
+};
+/** under a branch only the even lanes take: never a full warp (ret_probe's add_if) */
+const evenLanes: Body = (k, g, fn, t) => {
+  const r = k.let(i32, -1);
+  k.if(t.and(1).eq(0), () => r.set(g.at(0).atomic(fn, t)));
+  return r;
+};
 const one: Body = (_k, g, fn) => g.at(0).atomic(fn, 1);
 const five: Body = (_k, g, fn) => g.at(0).atomic(fn, 5);
 const twoOnes: Body = (_k, g, fn) => g.at(0).atomic(fn, 1).add(g.at(0).atomic(fn, 1));
@@ -86,6 +102,25 @@ describe('a returning atomicAdd to one address for the whole warp', () => {
     kernel('five', 128, 'exch', five, () => null),
     kernel('two', 64, 'add', twoOnes, (out, g) => (g[0] === 128 && out.every((v, t) => v === 2 * (t % 32) + (out[t - (t % 32)] as number)) ? null : `g[0] = ${g[0]}, out = ${out.join(',')}`)),
     kernel('two', 64, 'exch', twoOnes, () => null),
+    kernel('shared', 64, 'add', sharedCounter, prefixes(64, (t) => t)),
+    kernel('shared', 64, 'exch', sharedCounter, () => null),
+    kernel('even', 64, 'add', evenLanes, (out, g) => {
+      const odd = out.findIndex((v, t) => t % 2 === 1 && v !== -1);
+      if (odd >= 0) return `odd thread ${odd} got ${out[odd]}`;
+      // the even threads of each warp: their old values step by the even values below them
+      return prefixes(64, (t) => (t % 2 === 0 ? t : 0))(out.map((v, t) => (t % 2 === 1 ? (out[t - 1] as number) + t - 1 : v)), g);
+    }),
+    kernel('even', 64, 'exch', evenLanes, () => null),
+    // the result read by nothing: C's dropped atomicAdd, a RED to nvcc, which the IR does not make it
+    // yet: one ATOMG per thread, as the exch
+    kernel('dropped', 64, 'add', (k, g, fn, t) => {
+      g.at(0).atomic(fn, t);
+      return k.i32(0);
+    }, () => null),
+    kernel('dropped', 64, 'exch', (k, g, fn, t) => {
+      g.at(0).atomic(fn, t);
+      return k.i32(0);
+    }, () => null),
   ];
   const report = profileDefinitions(cases, { file: FILE });
   const get = (name: string): KernelResult => {
@@ -135,5 +170,51 @@ describe('a returning atomicAdd to one address for the whole warp', () => {
     // two in one block share the leader, the count and the rank (ret_probe2's add_1x2): each its ATOMG,
     // SHFL.IDX and IADD3
     expect(more('two', INST)).toBe(2 * (4 + 1 + 3 + 2 * 3 - 2 * 2));
+  });
+
+  it('a shared counter is aggregated as a global one (ATOMS)', () => {
+    expect(more('shared', INST)).toBe(2 * 20);
+    expect(more('shared', BRANCHES)).toBe(2);
+    // one ATOMS per warp either way; the full warp's is lane 31's alone: one wavefront
+    expect(Number(get('shared_add').metrics['smsp__sass_inst_executed_op_shared_atom.sum'])).toBe(2);
+  });
+
+  it('an atomicAdd whose result nothing reads stays one per thread', () => {
+    expect(more('dropped', INST)).toBe(0);
+    expect(more('dropped', BRANCHES)).toBe(0);
+  });
+
+  it('half a warp under a branch takes the per-thread path', () => {
+    // VOTE.ANY, ISETP, BRA per warp (the if's own branch is in both kernels)
+    expect(more('even', INST)).toBe(2 * 3);
+    expect(more('even', BRANCHES)).toBe(2);
+    expect(more('even', DIVERGENT)).toBe(0);
+  });
+});
+
+describe('the L2 slice sees one atomic per full warp', () => {
+  /** 64 blocks of 256 threads, 8 atomics each on one int: per-thread (exch) or aggregated (add) */
+  const contended = (fn: Fn) =>
+    defineKernel({
+      name: `contended_${fn}`,
+      params: { g: ptr('global', i32), out: ptr('global', i32) },
+      launch: { grid: 64, block: 256 },
+      setup: (h: Host) => ({ g: h.alloc(i32, 1, 'g', () => 0), out: h.alloc(i32, 64 * 256, 'out', () => 0) }),
+      // each warp adds 1 + 2 + ... + 32 per trip
+      check: (h, { g }) => (fn === 'exch' || h.readNumber(g, i32, 0) === 8 * ((64 * 256) / 32) * 528 ? null : `g[0] = ${h.readNumber(g, i32, 0)}`),
+      body: (k, { g, out }) => {
+        const r = k.let(i32, 0);
+        k.for(0, 8, 1, () => r.set(r.add(g.at(0).atomic(fn, k.laneId.cast(i32).add(1)))));
+        out.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x)).store(r);
+      },
+    });
+  it('so that the same-address atomics of full warps take a fraction of the per-thread time', () => {
+    const report = profileDefinitions([contended('add'), contended('exch')], { file: FILE });
+    for (const k of report.kernels) expect(k.check, k.name).toEqual({ passed: true });
+    const us = (n: string): number => Number(report.kernels.find((k) => k.name === n)?.metrics['gpu__time_duration.sum']) / 1000;
+    console.log(`same-address atomics, 64 x 256 threads x 8: per thread (exch) ${us('contended_exch').toFixed(1)} us, aggregated (add) ${us('contended_add').toFixed(1)} us`);
+    // exch: 131,072 operations of 0.73 ns one after another (~96 us); add: 4,096 (one per warp and trip)
+    expect(us('contended_exch')).toBeGreaterThan(80);
+    expect(us('contended_add')).toBeLessThan(us('contended_exch') / 8);
   });
 });
