@@ -48,9 +48,16 @@ const LEADER: readonly SassOp[] = [
   { opcode: 'S2R', cls: 'move' },
   { opcode: 'ISETP.EQ.U32.AND', cls: 'alu' },
 ];
+/**
+ * An instruction of an aggregated ATOM's lowering. `sharedPipe`: it takes the shared-memory pipe
+ * (SHFL, S2R SR_LANEID: kernelMetrics.ts passesSharedPipe)
+ */
+export interface AggregationOp extends SassOp {
+  sharedPipe?: true;
+}
 /** an ATOM's leader: the same, its lane in a register for the SHFL.IDX that hands out the old value */
-const ATOM_LEADER: readonly SassOp[] = [
-  { opcode: 'S2R', cls: 'move' },
+const ATOM_LEADER: readonly AggregationOp[] = [
+  { opcode: 'S2R', cls: 'move', sharedPipe: true },
   { opcode: 'VOTEU.ANY', cls: 'warp' },
   { opcode: 'FLO.U32', cls: 'alu' },
   { opcode: 'ISETP.EQ.U32.AND', cls: 'alu' },
@@ -68,7 +75,7 @@ const RANK: readonly SassOp[] = [
  * `test` before the ATOMG every warp executes, then `@!P BRA` past the full-warp path; on that path
  * `scan` (each with the lanes its predicate leaves on, of 32), lane 31's ATOMG, then `result`.
  */
-export interface ScanStep extends SassOp {
+export interface ScanStep extends AggregationOp {
   /** lanes of a full warp for which the instruction is predicated on (absent: all 32) */
   lanes?: number;
 }
@@ -78,22 +85,22 @@ export const SCAN_TEST: readonly SassOp[] = [
 ];
 export const SCAN: readonly ScanStep[] = [
   { opcode: 'IMAD.MOV.U32', cls: 'move' },
-  { opcode: 'S2R', cls: 'move' },
+  { opcode: 'S2R', cls: 'move', sharedPipe: true },
   { opcode: 'ISETP.EQ.U32.AND', cls: 'alu' },
   // SHFL.UP by 1, 2, 4, 8, 16 sets P in the lanes that have a lane that far below: they add
   ...[1, 2, 4, 8, 16].flatMap((d): ScanStep[] => [
-    { opcode: 'SHFL.UP', cls: 'warp' },
+    { opcode: 'SHFL.UP', cls: 'warp', sharedPipe: true },
     { opcode: 'IADD3', cls: 'alu', lanes: 32 - d },
   ]),
 ];
 export const SCAN_RESULT: readonly ScanStep[] = [
-  { opcode: 'SHFL.UP', cls: 'warp' },
-  { opcode: 'SHFL.IDX', cls: 'warp' },
+  { opcode: 'SHFL.UP', cls: 'warp', sharedPipe: true },
+  { opcode: 'SHFL.IDX', cls: 'warp', sharedPipe: true },
   { opcode: 'IADD3', cls: 'alu', lanes: 31 },
 ];
 
 /** how nvcc aggregates a returning atomic: the instructions around the leader's ATOM, or the scan */
-export type ReturningAggregation = { shape: 'count'; before: SassOp[]; after: SassOp[] } | { shape: 'scan' };
+export type ReturningAggregation = { shape: 'count'; before: AggregationOp[]; after: AggregationOp[] } | { shape: 'scan' };
 
 /** the REDUX of an aggregated atomic's operation (the default operation, and, has no suffix) */
 function redux(a: Atom): string {
@@ -160,12 +167,12 @@ export function aggregations(kernel: KernelIR, uniform: (o: Operand) => boolean)
           returning.set(i, { shape: 'scan' });
           continue;
         }
-        const before: SassOp[] = leader ? [] : [...ATOM_LEADER];
+        const before: AggregationOp[] = leader ? [] : [...ATOM_LEADER];
         if (!count) before.push(COUNT);
         // the count times the value (add_5's IMAD, add_n's, sub_1's negation): none for 1
         if (!isOne(i.a)) before.push({ opcode: 'IMAD', cls: 'alu' });
-        const after: SassOp[] = rank ? [] : [...RANK];
-        after.push({ opcode: 'SHFL.IDX', cls: 'warp' }, { opcode: isOne(i.a) ? 'IADD3' : 'IMAD', cls: 'alu' });
+        const after: AggregationOp[] = rank ? [] : [...RANK];
+        after.push({ opcode: 'SHFL.IDX', cls: 'warp', sharedPipe: true }, { opcode: isOne(i.a) ? 'IADD3' : 'IMAD', cls: 'alu' });
         leader = count = rank = true;
         returning.set(i, { shape: 'count', before, after });
         continue;

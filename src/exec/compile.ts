@@ -60,6 +60,14 @@ export interface InstrMeta {
    * result; a multiply fused into its add: its operands), what readers of its result wait for
    */
   standsFor?: readonly number[];
+  /**
+   * a slot of a returning atomic's warp aggregation (atomicAggregation.ts): the path a warp takes
+   * ends in one of its slots that writes the result, each of which a dropped copy of the result
+   * (deps.ts foldDroppedSlots) is made by
+   */
+  partOf?: Instr;
+  /** an instruction without an IR one of its own that takes the shared-memory pipe (SHFL, S2R SR_LANEID) */
+  sharedPipe?: boolean;
 }
 
 export interface Program {
@@ -691,9 +699,13 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
    * instructions only count (their registers are ptxas' own: no dependences of their own)
    */
   const lowerReturningAggregation = (i: AtomInstr, agg: ReturningAggregation): void => {
-    const counting = (x: ScanStep): void => {
+    /** `result`: the thread's value is made here: it reads the atomic's and writes it */
+    const counting = (x: ScanStep, result = false): void => {
       const m = meta(i, true, x.opcode, x.cls);
-      delete m.instr;
+      if (result && i.dst !== null) m.instr = { op: 'unary', fn: 'mov', dst: i.dst, type: i.type, a: { reg: i.dst, type: i.type }, loc: i.loc };
+      else delete m.instr;
+      m.partOf = i;
+      if (x.sharedPipe) m.sharedPipe = true;
       const at = emit(() => {}, m);
       const off = 32 - (x.lanes ?? 32);
       // a predicated add of the scan: only on the full-warp path, whose 32 lanes are all active
@@ -709,12 +721,13 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
         const on = w.mask === w.active ? w.activeCount : popc(w.mask);
         if (on > 1) c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - on + 1;
         run(w);
-      }, meta(i));
+      }, { ...meta(i), partOf: i });
     };
+    const last = <T,>(l: readonly T[], x: T): boolean => l[l.length - 1] === x;
     if (agg.shape === 'count') {
       for (const x of agg.before) counting(x);
       leaderAtom();
-      for (const x of agg.after) counting(x);
+      for (const x of agg.after) counting(x, last(agg.after, x));
       return;
     }
     // `VOTE.ANY R, PT, PT; ISETP.EQ.U32 P, R, -1`: the whole warp is there, or not
@@ -726,14 +739,15 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
     emit((w: Warp) => {
       if (!full(w)) each(w);
       else c.threadsPredOn[eachAt] = (c.threadsPredOn[eachAt] as number) - 32;
-    }, meta(i));
+    }, { ...meta(i), partOf: i });
     // `@!P BRA`: past the full-warp path (every thread or none: one target, never divergent)
     const bra = meta(i, true, 'BRA', 'branch');
     delete bra.instr;
+    bra.partOf = i;
     const braAt = emit(null, bra);
     for (const x of SCAN) counting(x);
     leaderAtom();
-    for (const x of SCAN_RESULT) counting(x);
+    for (const x of SCAN_RESULT) counting(x, last(SCAN_RESULT, x));
     const joinAt = emit(() => {}, pseudo(i));
     patch(braAt, (w: Warp) => {
       if (full(w)) c.threadsPredOn[braAt] = (c.threadsPredOn[braAt] as number) - 32;

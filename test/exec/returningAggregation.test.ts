@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, i32, ptr } from '../../src/api.js';
+import { getArch } from '../../src/arch/index.js';
 import { profileDefinitions } from '../../src/profile.js';
 import type { KernelResult } from '../../types/report.schema.js';
 
@@ -208,6 +209,33 @@ describe('the L2 slice sees one atomic per full warp', () => {
         out.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x)).store(r);
       },
     });
+  it('a value taken from the atomic waits for it, on either path', () => {
+    // r = atomicAdd(...) then out[t] = r: the copy into r is no instruction (ptxas writes the
+    // result into r's register), so the store waits on the atomic's result: 4 full warps (the scan),
+    // 4 warps of 16 threads (the per-thread path)
+    const assigned = (name: string, grid: number, block: number) =>
+      defineKernel({
+        name,
+        params: { g: ptr('global', i32), out: ptr('global', i32) },
+        launch: { grid, block },
+        setup: (h: Host) => ({ g: h.alloc(i32, 1, 'g', () => 0), out: h.alloc(i32, grid * block, 'out', () => 0) }),
+        body: (k, { g, out }) => {
+          const t = k.threadIdx.x.cast(i32);
+          const r = k.let(i32, 0);
+          r.set(g.at(0).atomic('add', t));
+          out.at(k.blockIdx.x.cast(i32).mul(block).add(t)).store(r);
+        },
+      });
+    const ks = profileDefinitions([assigned('assigned_full', 1, 128), assigned('assigned_partial', 4, 16)], { file: FILE }).kernels;
+    const l2 = getArch('h200').latency.l2Hit;
+    for (const k of ks) {
+      const waited = Number(k.metrics['smsp__warps_issue_stalled_long_scoreboard.sum']);
+      console.log(`${k.name}: 4 warps wait ${waited.toFixed(0)} cycles on the long scoreboard (L2 hit latency ${l2})`);
+      // each of the 4 warps waits for its atomic's round trip to the L2
+      expect(waited, k.name).toBeGreaterThan(4 * l2);
+    }
+  });
+
   it('so that the same-address atomics of full warps take a fraction of the per-thread time', () => {
     const report = profileDefinitions([contended('add'), contended('exch')], { file: FILE });
     for (const k of report.kernels) expect(k.check, k.name).toEqual({ passed: true });
