@@ -8,8 +8,8 @@
  * (atomicAdd(&g[0], 10)) the count times the value (`IMAD R9, R8, 0xa, RZ`); per atomic of a value
  * that differs, the warp's reduction and its move out of the uniform register (`REDUX.MAX.S32 UR8,
  * R3; IMAD.U32 R13, RZ, RZ, UR8`); then the RED, predicated on the leader. atomicExch, atomicCAS,
- * atomicInc and atomicDec are not aggregated (they stay one per thread), nor atomics whose result is
- * used (the ATOM of filter_arr's atomicAggInc keeps its own shape).
+ * atomicInc and atomicDec are not aggregated (they stay one per thread); an atomic whose result is
+ * used is aggregated otherwise (below).
  * The leader and the count are computed once per straight-line block (what the block's atomics
  * share: the same threads are active for all of them).
  *
@@ -32,7 +32,10 @@
  * Not aggregated (the same probes): float and 64-bit adds, atomicOr/Max/Inc/Exch, an address ptxas
  * cannot prove the same (p + (t >> 30)). What "the same in every thread" means is Warpsight's
  * analysis (compile.ts uniformRegisters), not nvcc's: nvcc also takes a value loaded from one
- * address as uniform (add_ld), Warpsight takes no loaded value as uniform.
+ * address as uniform (add_ld), Warpsight takes no loaded value as uniform. An `.atomic()` whose
+ * result nothing reads is C's atomicAdd with the result dropped, a RED to nvcc; the IR keeps it an
+ * ATOM, which stays one per thread here. cuda::atomic_ref's ordered atomics were not measured: one
+ * per thread.
  */
 import { defsAndReaders } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand } from '../ir/types.js';
