@@ -11,6 +11,11 @@
  *
  * The lesson: spread contended counters over addresses, or aggregate in the warp (or the block) first.
  * H200 figures: test/fidelity/probes/atomics (cudaEvent times, the same kernels in CUDA).
+ *
+ * The one address is written `p + (t >> 30)` (always p), as the probe writes it: for `atomicAdd(p, 1)`
+ * itself nvcc aggregates the warp's atomics into one (the warp's count from its first lane:
+ * src/exec/atomicAggregation.ts), and the slice would see 32 times fewer operations. That is the
+ * compiler doing the lesson's second fix for you, where it can prove the address is the same.
  */
 import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, i32, ptr } from 'warpsight';
 
@@ -20,10 +25,13 @@ const GRID: Record<Pattern, number> = { same_address: 64, same_line: 64, warp_le
 
 function atomics(k: KernelBuilder, p: PtrVal, pattern: Pattern, r: { set(v: Val): void; add(v: Val): Val }): void {
   const lane = k.threadIdx.x.and(31).cast(i32);
+  // p[0], at an index 0 in every thread but not provably so (the probe's h = t >> 30); its address
+  // computed once, before the loop, as nvcc hoists it
+  const one = pattern === 'same_line' ? null : p.at(k.blockIdx.x.mul(k.blockDim.x).add(k.threadIdx.x).shr(30).cast(i32));
   k.for(0, ITERS, 1, () => {
-    if (pattern === 'same_address') r.set(r.add(p.at(0).atomic('add', 1)));
-    else if (pattern === 'same_line') r.set(r.add(p.at(lane).atomic('add', 1)));
-    else k.if(lane.eq(0), () => r.set(r.add(p.at(0).atomic('add', 1))));
+    if (one === null) r.set(r.add(p.at(lane).atomic('add', 1)));
+    else if (pattern === 'same_address') r.set(r.add(one.atomic('add', 1)));
+    else k.if(lane.eq(0), () => r.set(r.add(one.atomic('add', 1))));
   });
 }
 

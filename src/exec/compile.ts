@@ -10,6 +10,7 @@ import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
 import { wideChoices, wideExtras } from './wideInt.js';
 import { iselChoices } from './isel.js';
+import { type ReturningAggregation, SCAN, SCAN_RESULT, SCAN_TEST, type ScanStep } from './atomicAggregation.js';
 import { optimize } from './passes.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, readScalar } from './memOps.js';
@@ -37,6 +38,8 @@ export type InstrClass =
   /** bookkeeping with no SASS counterpart (stack pops): not counted */
   | 'pseudo';
 
+type AtomInstr = Extract<Instr, { op: 'atom' }>;
+
 export interface InstrMeta {
   opcode: string;
   cls: InstrClass;
@@ -57,6 +60,14 @@ export interface InstrMeta {
    * result; a multiply fused into its add: its operands), what readers of its result wait for
    */
   standsFor?: readonly number[];
+  /**
+   * a slot of a returning atomic's warp aggregation (atomicAggregation.ts): the path a warp takes
+   * ends in one of its slots that writes the result, each of which a dropped copy of the result
+   * (deps.ts foldDroppedSlots) is made by
+   */
+  partOf?: Instr;
+  /** an instruction without an IR one of its own that takes the shared-memory pipe (SHFL, S2R SR_LANEID) */
+  sharedPipe?: boolean;
 }
 
 export interface Program {
@@ -556,6 +567,11 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       case 'ld':
       case 'st':
       case 'atom': {
+        const returning = i.op === 'atom' ? isel.get(i)?.returning : undefined;
+        if (i.op === 'atom' && returning) {
+          lowerReturningAggregation(i, returning);
+          return;
+        }
         // an atomic access with an order: its fences and L1 invalidation around it (memoryModel.ts)
         const around = i.sem ? semSlots(i.op, i.sem) : { pre: [], post: [] };
         extras(i, around.pre);
@@ -674,6 +690,69 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
         c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - (w.mask === w.active ? w.activeCount : popc(w.mask));
       });
     }
+  };
+
+  /**
+   * a returning atomicAdd nvcc aggregates across the warp (atomicAggregation.ts). The atomic's memory
+   * work is one slot whatever the shape: every lane's effect in lane order, which hands each lane
+   * what the SASS computes (the old value plus the values of the lanes below it); the other
+   * instructions only count (their registers are ptxas' own: no dependences of their own)
+   */
+  const lowerReturningAggregation = (i: AtomInstr, agg: ReturningAggregation): void => {
+    /** `result`: the thread's value is made here: it reads the atomic's and writes it */
+    const counting = (x: ScanStep, result = false): void => {
+      const m = meta(i, true, x.opcode, x.cls);
+      if (result && i.dst !== null) m.instr = { op: 'unary', fn: 'mov', dst: i.dst, type: i.type, a: { reg: i.dst, type: i.type }, loc: i.loc };
+      else delete m.instr;
+      m.partOf = i;
+      if (x.sharedPipe) m.sharedPipe = true;
+      const at = emit(() => {}, m);
+      const off = 32 - (x.lanes ?? 32);
+      // a predicated add of the scan: only on the full-warp path, whose 32 lanes are all active
+      if (off > 0) patch(at, () => {
+        c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - off;
+      });
+    };
+    /** the ATOM of the leader (or lane 31): one lane predicated on */
+    const leaderAtom = (): void => {
+      const at = slots.length;
+      const run = genAtomic(i, at, env, true, true);
+      emit((w: Warp) => {
+        const on = w.mask === w.active ? w.activeCount : popc(w.mask);
+        if (on > 1) c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - on + 1;
+        run(w);
+      }, { ...meta(i), partOf: i });
+    };
+    const last = <T,>(l: readonly T[], x: T): boolean => l[l.length - 1] === x;
+    if (agg.shape === 'count') {
+      for (const x of agg.before) counting(x);
+      leaderAtom();
+      for (const x of agg.after) counting(x, last(agg.after, x));
+      return;
+    }
+    // `VOTE.ANY R, PT, PT; ISETP.EQ.U32 P, R, -1`: the whole warp is there, or not
+    const full = (w: Warp): boolean => w.mask === w.active ? w.activeCount === 32 : popc(w.mask) === 32;
+    for (const x of SCAN_TEST) counting(x);
+    // `@!P ATOMG`: each thread's own atomic
+    const eachAt = slots.length;
+    const each = genAtomic(i, eachAt, env);
+    emit((w: Warp) => {
+      if (!full(w)) each(w);
+      else c.threadsPredOn[eachAt] = (c.threadsPredOn[eachAt] as number) - 32;
+    }, { ...meta(i), partOf: i });
+    // `@!P BRA`: past the full-warp path (every thread or none: one target, never divergent)
+    const bra = meta(i, true, 'BRA', 'branch');
+    delete bra.instr;
+    bra.partOf = i;
+    const braAt = emit(null, bra);
+    for (const x of SCAN) counting(x);
+    leaderAtom();
+    for (const x of SCAN_RESULT) counting(x, last(SCAN_RESULT, x));
+    const joinAt = emit(() => {}, pseudo(i));
+    patch(braAt, (w: Warp) => {
+      if (full(w)) c.threadsPredOn[braAt] = (c.threadsPredOn[braAt] as number) - 32;
+      else w.pc = joinAt;
+    });
   };
 
   /** `@!P EXIT` (the tail rule): the active lanes for which `cond` fails leave the kernel */

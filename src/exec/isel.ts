@@ -12,14 +12,15 @@
  * - an expression computed again from the same values is computed once (cse_twice and cse_once: the
  *   same SASS): a repeat of a pure instruction, where the first dominates it, is no instruction;
  * - a parameter no instruction reads is not loaded;
- * - an atomic to one address for the whole warp, its result unused, is the warp's (atomicAggregation.ts).
+ * - an atomic to one address for the whole warp, its result unused, is the warp's, and so is an atomicAdd
+ *   whose result is used (atomicAggregation.ts).
  * 64-bit integer arithmetic is src/exec/wideInt.ts's; what it decides for an instruction stands
  * unless this module has a choice for it.
  */
 import { readsOf, regs, writesOf, writtenIn } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand, ValueType } from '../ir/types.js';
 import { isSigned } from '../ir/typesys.js';
-import { aggregationExtras } from './atomicAggregation.js';
+import { aggregations, type ReturningAggregation } from './atomicAggregation.js';
 import { LATE_RECIPROCAL, LATE_REMAINDER_AFTER_QUOTIENT, constantDivision, lateConstantDivision, remainderAfterQuotient, type SassOp, variableDivision } from './intDivision.js';
 
 export interface IselChoice {
@@ -37,6 +38,8 @@ export interface IselChoice {
   extras?: readonly SassOp[];
   /** an atomic nvcc aggregates across the warp: one RED from a leader lane reaches the L2 (atomicAggregation.ts) */
   warpAggregated?: boolean;
+  /** a returning atomicAdd nvcc aggregates across the warp, and its shape (atomicAggregation.ts) */
+  returning?: ReturningAggregation;
 }
 
 const int32 = (t: ValueType): boolean => t.tag === 'scalar' && (t.kind === 'i32' || t.kind === 'u32');
@@ -198,7 +201,9 @@ export function iselChoices(kernel: KernelIR, uniform: (o: Operand) => boolean):
 
   // atomics nvcc aggregates across the warp (src/exec/atomicAggregation.ts): the leader, the count
   // or the warp's reduction before the RED
-  for (const [i, extras] of aggregationExtras(kernel, uniform)) out.set(i, { extras, warpAggregated: true });
+  const agg = aggregations(kernel, uniform);
+  for (const [i, extras] of agg.reds) out.set(i, { extras, warpAggregated: true });
+  for (const [i, returning] of agg.returning) out.set(i, { returning });
   // an atomic's value operands are registers: an immediate one is a move first (simpleAtomics'
   // atomicInc(&g[5], 17): MOV R19, 0x11; atomicDec(&g[6], 137): IMAD.MOV.U32 R21, RZ, RZ, 0x89)
   for (const i of blockOf.keys()) {

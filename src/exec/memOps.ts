@@ -627,9 +627,11 @@ function atomicOps(a: ArrayLike<number>, m: number): number {
 /**
  * `warpAggregated`: nvcc does the warp's atomic once, from a leader lane, on the warp's reduction of the
  * operands (atomicAggregation.ts): the lanes' effects are applied one by one as before (the same sum),
- * but the L2 slice sees one operation
+ * but the L2 slice sees one operation. `oneLane`: the SASS instruction is one lane's (a returning
+ * atomicAdd's leader or lane 31, atomicAggregation.ts), which does the warp's work: every lane's
+ * effect and old value as before, the request counted as that lane's alone
  */
-export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggregated = false): Exec {
+export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggregated = false, oneLane = false): Exec {
   const size = elemBytes(i.type);
   const { view, shift } = viewOf(i.type.kind);
   const addrs = addrSource(i.addr);
@@ -688,16 +690,18 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggrega
       if (dst) dst[l] = old as never;
     }
     c.requests[index] = (c.requests[index] as number) + 1;
+    // the lanes the request is counted for (oneLane: the warp's last, all lanes' address being one)
+    const cm = oneLane ? (1 << (31 - Math.clz32(m))) >>> 0 : m;
     if (isShared) {
-      const r = banks.run(a, m, size);
+      const r = banks.run(a, cm, size);
       c.wavefronts[index] = (c.wavefronts[index] as number) + r.wavefronts;
       c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
       return;
     }
-    const n = coalescer.run(a, m, size);
+    const n = coalescer.run(a, cm, size);
     c.sectors[index] = (c.sectors[index] as number) + n;
-    c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(popc(m), size);
-    c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
+    c.sectorsIdeal[index] = (c.sectorsIdeal[index] as number) + idealSectors(popc(cm), size);
+    c.bytes[index] = (c.bytes[index] as number) + popc(cm) * size;
     if (host) {
       // an atomic on host-mapped memory: over the host link (a fetching one waits for its reply)
       env.observer?.hostMemory?.(w, index, n, i.dst !== null);
@@ -709,7 +713,7 @@ export function genAtomic(i: AtomInstr, index: number, env: ExecEnv, warpAggrega
       const out = env.memsys.access(access);
       // the timing model: the request's atomic operations at its L2 slice (a remote atomic is timed
       // by the link: shmemOps tells the model)
-      if (env.observer && !i.remote) env.observer.memory(w, index, out, n, distinctLines(coalescer.sectors, n), warpAggregated ? 1 : atomicOps(a, m), Math.floor((a[31 - Math.clz32(m & -m)] as number) / 128));
+      if (env.observer && !i.remote) env.observer.memory(w, index, out, n, distinctLines(coalescer.sectors, n), warpAggregated || oneLane ? 1 : atomicOps(a, m), Math.floor((a[31 - Math.clz32(m & -m)] as number) / 128));
       // the lines other L1s hold keep what the atomics replaced (stale copies, staleL1)
       const shared = env.memsys.sharedWrites;
       if (shared !== undefined && shared.length > 0 && env.memsys.keepStale) {

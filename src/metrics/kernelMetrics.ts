@@ -46,7 +46,7 @@ export function kernelMetrics(prog: Program, c: InstrCounters, blocks: number, w
   // register that differs between threads (SR_TID.X, TID.Y, SR_LANEID; not SR_CTAID, SR_VIRTUALSMID, S2UR)
   // and a SHFL (1.17-1.41 there, the rest not imitated); VOTE and MATCH none
   const sregs = new Set(meta.flatMap((m) => (m.instr?.op === 'special' ? [m.instr.sreg] : [])));
-  const miscWf = sum(['move', 'warp'], (i) => (passesSharedPipe(meta[i]?.instr, sregs) ? (c.inst[i] as number) : 0));
+  const miscWf = sum(['move', 'warp'], (i) => (meta[i]?.sharedPipe === true || passesSharedPipe(meta[i]?.instr, sregs) ? (c.inst[i] as number) : 0));
   // the ADU pipe: constant loads (LDC and LDC.64 — NVSHMEM's device state —, not the uniform ULDC), the read of the shared window's base
   // (SR_CgaCtaId), EXIT and block barriers. The H200 counts 3.0 per warp in the g_ld_*/g_st_* launches
   // (LDC R1, LDC of blockDim, EXIT), 4.0 in occ_regs_64 (+ the LDC of its int parameter), 5.1 in

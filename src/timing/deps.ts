@@ -34,10 +34,16 @@ function foldDroppedSlots(meta: readonly InstrMeta[], reads: Int32Array[], write
     if (!i || m.counted) return;
     if (i.op === 'assign' && 'reg' in i.a) {
       const src = i.a.reg;
+      // the producer: the counted slot before; for a returning atomic's warp aggregation, each of its
+      // slots that writes the result (one per path a warp may take)
+      let part: InstrMeta['partOf'];
       for (let p = s - 1; p >= 0; p--) {
-        if (!(meta[p] as InstrMeta).counted) continue;
+        const mp = meta[p] as InstrMeta;
+        if (!mp.counted) continue;
+        if (part !== undefined && mp.partOf !== part) break;
         if ((writes[p] as Int32Array).includes(src)) writes[p] = add(writes[p] as Int32Array, [i.dst]);
-        break;
+        if (mp.partOf === undefined) break;
+        part = mp.partOf;
       }
     } else if (m.standsFor) {
       // instruction selection's folds (src/exec/isel.ts): every later reader of the result waits for

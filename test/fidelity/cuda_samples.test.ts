@@ -91,16 +91,9 @@ const KNOWN_GAPS: Gap[] = [
   },
   {
     launch: 'filter_arr#0',
-    metric: 'smsp__sass_branch_targets.sum',
-    ncu: 262144,
-    warpsight: 196608,
-    cause: "nvcc rewrites the leader's atomicAdd as its own warp aggregation (a full-warp test, a shuffle scan, one ATOMG), with one more branch per warp: modelled nowhere yet",
-  },
-  {
-    launch: 'filter_arr#0',
     metric: 'sm__warps_active.avg.pct_of_peak_sustained_active',
     ncu: 81.13,
-    warpsight: 92.4,
+    warpsight: 92.2,
     cause: "65,536 atomics on one counter decide when each block ends (the duration is right: 50.3 vs 52.6 us); the timing model's slice serves them first come first served, so every block slot stays full until the last wave; the H200 leaves its slots idle a fifth of the time (an order of service, or a block launch policy, not modelled)",
   },
 ];
