@@ -5,9 +5,11 @@
  * Before, a waiting kernel woke at its writer's end and the round trip was not timed at all (700 us
  * per round trip at 50 iterations, the spins the interpreter ran before it noticed the wait).
  *
- * Known gap, kept visible: int_p + int_wait_until is 24 % short (1.91 vs 2.53 us): the H200 pays
- * about 1 us more per round trip than for the volatile spin, 0.58 us here (the __threadfence after
- * each wait and wait_until's loop); the cause is not measured apart.
+ * Known gap, kept visible: int_p + int_wait_until is 24 % short (1.91 vs 2.53 us). The wait's only
+ * difference from the volatile spin is the call after it, nvshmemi_transfer_syncapi_update_mem, read from
+ * libnvshmem_device.a: a fence.sc.gpu and a return on a P2P job (nvshmem_device_sass/README.md). The
+ * H200s pay ~510 ns per wait for it, the emulator the fence's 555 cycles (~280 ns, measured in one
+ * GPU's memory-model probe); what the rest is was not measured apart.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
