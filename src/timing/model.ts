@@ -604,7 +604,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    * throughput.l2AtomicSmTurns). The unit's own rate stays atomCal's.
    */
   const atomNext = new Float64Array(P.atomicSmTurns ? Math.max(1, P.l2Slices) * P.smCount : 0);
-  /** per slice and SM: the first and last service of its current span of requests there (-Infinity: none yet) */
+  /** per slice and SM: its current span of requests there, first arrival to last service (-Infinity: none yet) */
   const atomFirst = new Float64Array(atomNext.length).fill(-Infinity);
   const atomLast = new Float64Array(atomNext.length).fill(-Infinity);
   const atomNear = P.lat.dram;
@@ -1173,11 +1173,18 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
           const at = slice * smCount;
           const from = Math.max(arrive, atomNext[at + sm] as number);
           const ta = atomCal.reserve(slice, from, ops);
-          // served without waiting: no other SM's turn came first; else every SM with a request waiting
-          // here while ours waited (its span of requests overlaps ours) takes its turn before our next
+          // served without waiting: no other SM's turn came first; else the SMs with requests waiting
+          // here while ours waited take their turns before our next: each counts for the part of our
+          // wait its span of requests covers (an SM whose queue empties meanwhile stops taking turns)
           let turns = 1;
-          if (ta > arrive + ops * P.atomicOpCycles)
-            for (let s = 0; s < smCount; s++) if (s !== sm && (atomFirst[at + s] as number) <= ta && (atomLast[at + s] as number) >= arrive) turns++;
+          const wait = ta - arrive;
+          if (wait > ops * P.atomicOpCycles)
+            for (let s = 0; s < smCount; s++) {
+              if (s === sm) continue;
+              const a = Math.max(arrive, atomFirst[at + s] as number);
+              const b = Math.min(ta, atomLast[at + s] as number);
+              if (b > a) turns += (b - a) / wait;
+            }
           atomNext[at + sm] = ta + ops * P.atomicOpCycles * turns;
           // the SM's span here, from the arrival of its first request to the service of its last: one
           // span while its requests follow each other, a new one after a pause

@@ -158,13 +158,14 @@ describe('timing model', () => {
     // stayed until its block's last; first come first served ends a block's warps together
     expect(m(fcfs, occ) - m(turns, occ)).toBeGreaterThan(8);
     // the unit's rate bounds both: 33,792 operations of 0.732 ns (24.7 us). Round robin keeps the H200's
-    // unit as busy as first come first served would; the model's turns cost ~10 % here, at the end,
-    // where an SM still waits a turn of SMs whose queues emptied meanwhile (the model knows the others'
-    // requests only as far as the interpreter has run them): held below 12 %
+    // unit as busy as first come first served would; the model's turns cost ~7.5 % here, at the end,
+    // where SMs given more blocks than others still take turns (the model knows the others' requests
+    // only as far as the interpreter has run them, so the shares it gives are not quite equal): held
+    // below 10 %
     const floor = blocks * 16 * 0.732;
     expect(m(fcfs, dur)).toBeGreaterThan(floor);
     expect(m(turns, dur)).toBeGreaterThan(m(fcfs, dur));
-    expect(m(turns, dur) / m(fcfs, dur)).toBeLessThan(1.12);
+    expect(m(turns, dur) / m(fcfs, dur)).toBeLessThan(1.1);
   });
 
   it('the SM launches one block per ctaLaunch cycles (H200 probe E2e: 160 empty 8-warp blocks per SM in 19,363 active cycles)', () => {
