@@ -139,6 +139,12 @@ export interface Arch {
      */
     l2AtomicOpNs?: number;
     l2AtomicFloatOpNs?: number;
+    /**
+     * an L2 slice's atomic unit takes the SMs that have atomics waiting there in turn (round robin over
+     * the SMs, first come first served within one SM), so an SM's requests to a contended slice are
+     * served one per turn of all the waiting SMs (timing model; absent or false: first come first served)
+     */
+    l2AtomicSmTurns?: boolean;
   };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;

@@ -147,6 +147,8 @@ export interface TimingParams {
   /** SM cycles an L2 slice takes per atomic operation, and per f32/f64 add */
   atomicOpCycles: number;
   atomicFloatOpCycles: number;
+  /** the slices' atomic units take the waiting SMs in turn (arch throughput.l2AtomicSmTurns) */
+  atomicSmTurns: boolean;
   /** fences, L1 invalidations and sleeps */
   mm: MemoryModelCosts;
 }
@@ -195,6 +197,7 @@ export function timingParams(arch: Arch): TimingParams {
     dramClockHz: arch.dramClockHz,
     atomicOpCycles: ((T.l2AtomicOpNs ?? 0.732) * clk) / 1e9,
     atomicFloatOpCycles: ((T.l2AtomicFloatOpNs ?? 1.78) * clk) / 1e9,
+    atomicSmTurns: T.l2AtomicSmTurns ?? false,
     mm: arch.memoryModel ?? DEFAULT_MEMORY_MODEL,
   };
 }
@@ -593,6 +596,18 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    */
   const atomCal = new Calendars(Math.max(1, P.l2Slices), 1 / P.atomicOpCycles, undefined, horizon, runningHorizon);
   const atomWeight = new Float64Array(nSlots).fill(1);
+  /**
+   * Per slice and SM: the earliest cycle the SM's next atomic there may be served. The unit takes the
+   * SMs with atomics waiting in turn, so on a contended slice an SM gets one operation per turn of all
+   * the waiting SMs and a block's warps, queued together, end a turn apart each rather than together
+   * (the H200: 197 cycles between an SM's warps on one counter, 132 SMs x 0.732 ns; arch
+   * throughput.l2AtomicSmTurns). The unit's own rate stays atomCal's.
+   */
+  const atomNext = new Float64Array(P.atomicSmTurns ? Math.max(1, P.l2Slices) * P.smCount : 0);
+  /** per slice and SM: its current span of requests there, first arrival to last service (-Infinity: none yet) */
+  const atomFirst = new Float64Array(atomNext.length).fill(-Infinity);
+  const atomLast = new Float64Array(atomNext.length).fill(-Infinity);
+  const atomNear = P.lat.dram;
   for (let i = 0; i < nSlots; i++) {
     const ins = (meta[i] as InstrMeta).instr;
     if (ins && ins.op === 'atom' && ins.fn === 'add' && ins.type.tag === 'scalar' && (ins.type.kind === 'f32' || ins.type.kind === 'f64')) atomWeight[i] = P.atomicFloatOpCycles / P.atomicOpCycles;
@@ -1160,8 +1175,39 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
         // the slice's atomic unit applies the request's operations once its line is there; the
         // result (or, for a reduction, the kernel's end) waits for the last
         const arrive = Math.max(t2, done - halfL2);
-        const ta = atomCal.reserve(sliceOf(line), arrive, atomicOps * (atomWeight[pc] as number));
-        done = Math.max(done, ta + P.atomicOpCycles + halfL2);
+        const slice = sliceOf(line);
+        const ops = atomicOps * (atomWeight[pc] as number);
+        if (atomNext.length > 0) {
+          const at = slice * smCount;
+          const from = Math.max(arrive, atomNext[at + sm] as number);
+          const ta = atomCal.reserve(slice, from, ops);
+          // served without waiting: no other SM's turn came first; else the SMs with requests waiting
+          // here while ours waited take their turns before our next: each counts for the part of our
+          // wait its span of requests covers (an SM whose queue empties meanwhile stops taking turns)
+          let turns = 1;
+          const wait = ta - arrive;
+          if (wait > ops * P.atomicOpCycles)
+            for (let s = 0; s < smCount; s++) {
+              if (s === sm) continue;
+              const a = Math.max(arrive, atomFirst[at + s] as number);
+              const b = Math.min(ta, atomLast[at + s] as number);
+              if (b > a) turns += (b - a) / wait;
+            }
+          atomNext[at + sm] = ta + ops * P.atomicOpCycles * turns;
+          // the SM's span here, from the arrival of its first request to the service of its last: one
+          // span while its requests follow each other, a new one after a pause
+          if ((atomLast[at + sm] as number) + atomNear < arrive || (atomFirst[at + sm] as number) - atomNear > ta) {
+            atomFirst[at + sm] = arrive;
+            atomLast[at + sm] = ta;
+          } else {
+            if (ta > (atomLast[at + sm] as number)) atomLast[at + sm] = ta;
+            if (arrive < (atomFirst[at + sm] as number)) atomFirst[at + sm] = arrive;
+          }
+          done = Math.max(done, ta + P.atomicOpCycles + halfL2);
+        } else {
+          const ta = atomCal.reserve(slice, arrive, ops);
+          done = Math.max(done, ta + P.atomicOpCycles + halfL2);
+        }
       }
     }
     if (k === K_LDG || k === K_ATOM) {

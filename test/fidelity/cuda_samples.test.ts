@@ -9,12 +9,15 @@
  * Every launch meets each of these except the KNOWN_GAPS below: each names the mechanism the emulator
  * or its compiler model lacks today (and the helper branch fixing it, where one is), with the
  * numbers measured. A gap is asserted to be still open: when a fix closes it, this test says so, and
- * the entry goes. The table of every launch is printed.
+ * the entry goes. A metric the H200 itself gives differently from run to run (SPREAD) is accepted
+ * within the values it gave over the ground truth's run and those of test/fidelity/probes/spread. The table of every launch is
+ * printed.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../commands/validate.js';
 import type { ValidationRow } from '../../src/validate/compare.js';
+import { readNcuRawCsv } from '../../src/report/ncuCsv.js';
 import { CUDA_SAMPLES, cachedProfiler } from './reports.js';
 
 const CSV = join(import.meta.dirname, 'groundtruth', 'cuda-samples', 'h200', 'ncu_raw_samples.csv');
@@ -78,25 +81,43 @@ interface Gap {
   warpsight: number;
   cause: string;
 }
-const HW_WAVEFRONTS = 'the H200 adds a few % of wavefronts on conflict-free shared accesses (groundtruth surprise 2: 6 % on these volatile loads, 4.5 % on the stores), which Warpsight does not imitate';
+const HW_WAVEFRONTS =
+  'the H200 adds a few % of wavefronts (and as many "bank conflicts") on these conflict-free shared accesses: ' +
+  '591,997-594,299 loads and 342,993-344,185 stores over nine runs (the ground truth\'s and the eight of test/fidelity/probes/spread; ideal 557,056 and 327,680). ' +
+  'It is exactly the ideal with 1, 132, 264, 528 or 1,056 blocks (one wave, up to 8 per SM); with 4,096 blocks and the global load replaced by arithmetic, ' +
+  'the store excess is 0 and the load excess 1.8 %: so (inferred) it comes when a block of a later wave loads or stores global data through the SM\'s L1 data pipe while the others do their shared scan. ' +
+  'Warpsight counts wavefronts per instruction in the interpreter, the same with or without timing, so it cannot see that meeting';
 const KNOWN_GAPS: Gap[] = [
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', ncu: 593708, warpsight: 557056, cause: HW_WAVEFRONTS },
   { launch: 'scanExclusiveShared#0', metric: 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', ncu: 343266, warpsight: 327680, cause: HW_WAVEFRONTS },
+];
+
+/**
+ * Metrics whose H200 value differs from run to run: accepted anywhere within the values the H200
+ * gave over the ground truth's run and the runs of test/fidelity/probes/spread (run_spread.sh:
+ * filter_arr and scanExclusiveShared profiled again five times with run.sh's flags and once each
+ * with application replay; h200/*.csv as ncu wrote them). The band is read from those CSVs.
+ */
+const SPREAD: { launch: string; metric: string; why: string }[] = [
   {
     launch: 'filter_arr#0',
     metric: 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum',
-    ncu: 266721,
-    warpsight: 267004,
-    cause: 'where each warp writes depends on the order in which the warps\' atomics reach the counter (0.1 % here; it differs from run to run on the H200 as well)',
-  },
-  {
-    launch: 'filter_arr#0',
-    metric: 'sm__warps_active.avg.pct_of_peak_sustained_active',
-    ncu: 81.13,
-    warpsight: 92.2,
-    cause: "65,536 atomics on one counter decide when each block ends (the duration is right: 50.3 vs 52.6 us); the timing model's slice serves them first come first served, so every block slot stays full until the last wave; the H200 leaves its slots idle a fifth of the time (an order of service, or a block launch policy, not modelled)",
+    why: "where each warp writes depends on the order in which the warps' atomics reach the counter",
   },
 ];
+const SPREAD_DIR = join(import.meta.dirname, 'probes', 'spread', 'h200');
+const SPREAD_RUNS = ['k1', 'k2', 'k3', 'k4', 'k5', 'a_scan', 'a_warpAggregatedAtomicsCG'];
+
+/** every value the H200 gave for the first launch of `kernel`: the ground truth's, then each spread run's that has it */
+function measured(kernel: string, metric: string): number[] {
+  const out: number[] = [];
+  for (const file of [CSV, ...SPREAD_RUNS.map((r) => join(SPREAD_DIR, `${r}.csv`))]) {
+    const launch = readNcuRawCsv(file).find((l) => l.kernelName === kernel);
+    const v = launch?.metrics[metric]?.value;
+    if (typeof v === 'number') out.push(v);
+  }
+  return out;
+}
 
 const rowsByLaunch = new Map<string, ValidationRow[]>();
 
@@ -140,6 +161,17 @@ describe('cuda-samples vs the H200 (test/fidelity/groundtruth/cuda-samples)', ()
     expect(rowsByLaunch.size).toBe(LAUNCHES);
     const gapKey = (launch: string, metric: string) => `${launch} ${metric}`;
     const gaps = new Map(KNOWN_GAPS.map((g) => [gapKey(g.launch, g.metric), g]));
+    const bands = new Map(
+      SPREAD.map((sp) => {
+        const v = measured(sp.launch.split('#')[0] as string, sp.metric);
+        return [gapKey(sp.launch, sp.metric), { min: Math.min(...v), max: Math.max(...v), runs: v.length }];
+      }),
+    );
+    for (const [key, b] of bands) {
+      // the ground truth's run and the five kernel-replay runs at least, and a spread indeed (else the metric is not one that varies)
+      expect(b.runs, `${key}: runs measured`).toBeGreaterThanOrEqual(6);
+      expect(b.max, `${key}: the H200's spread`).toBeGreaterThan(b.min);
+    }
     const lines: string[] = [];
     const misses: string[] = [];
     const closed: string[] = [];
@@ -154,10 +186,13 @@ describe('cuda-samples vs the H200 (test/fidelity/groundtruth/cuda-samples)', ()
         }
         const err = errorOf(cls, r.ncu, r.warpsight);
         if (cls === 'instructions' || cls === 'duration') errors[cls].push(err);
-        const ok = err <= BOUND[cls] + 1e-9;
+        const band = bands.get(gapKey(launch, metric));
+        const inSpread = band !== undefined && r.warpsight >= band.min && r.warpsight <= band.max;
+        const ok = err <= BOUND[cls] + 1e-9 || inSpread;
         const gap = gaps.get(gapKey(launch, metric));
         const shown = cls === 'exact' || cls === 'occupancy' ? err.toFixed(2) : pct(err);
-        lines.push(`  ${metric.padEnd(56)} ${String(r.ncu).padStart(12)} ${r.warpsight.toFixed(cls === 'duration' || cls === 'occupancy' ? 1 : 0).padStart(12)} ${shown.padStart(8)} ${ok ? 'ok' : gap ? 'known gap' : 'MISS'}`);
+        const status = inSpread ? `ok (the H200's ${band.min}..${band.max})` : ok ? 'ok' : gap ? 'known gap' : 'MISS';
+        lines.push(`  ${metric.padEnd(56)} ${String(r.ncu).padStart(12)} ${r.warpsight.toFixed(cls === 'duration' || cls === 'occupancy' ? 1 : 0).padStart(12)} ${shown.padStart(8)} ${status}`);
         if (gap) {
           // the ground truth is what the gap was recorded against; the gap is still open
           expect(r.ncu, `${launch} ${metric}: the H200's value`).toBe(gap.ncu);

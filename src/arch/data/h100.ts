@@ -116,6 +116,7 @@ export const h100Sources: ArchSources = {
   'throughput.dramWriteCost': '[INFER] as the H200',
   'throughput.l2AtomicOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   'throughput.l2AtomicFloatOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
+  'throughput.l2AtomicSmTurns': '[INFER] as the H200 (test/fidelity/probes/occupancy)',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (groundtruth launch_overhead.txt, 0.746 us); same driver and GPU front end assumed',
   blockBarriersPerSm: '[SRC] cuda_occupancy.h cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 x 32 blocks on cc 9',
   'carveoutPolicy.blocksFactor': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,
