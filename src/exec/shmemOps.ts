@@ -241,7 +241,8 @@ function timedWrite(i: St | Atom, env: ExecEnv): { before(w: Warp): void; after(
   if (!arrivals || startNs === undefined || !obs || !env.syncVersions || elem.tag !== 'scalar') return null;
   const addr = i.addr;
   const olds: (number | bigint)[] = new Array(32);
-  const addrs = (w: Warp): ArrayLike<number> => ('reg' in addr ? (w.reg(addr.reg) as Float64Array) : new Float64Array(32).fill(Number(addr.imm)));
+  const imm = 'imm' in addr ? new Float64Array(32).fill(Number(addr.imm)) : null;
+  const addrs = (w: Warp): ArrayLike<number> => imm ?? (w.reg((addr as { reg: number }).reg) as Float64Array);
   return {
     before: (w) => {
       const a = addrs(w);
