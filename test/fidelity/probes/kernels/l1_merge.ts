@@ -42,8 +42,8 @@ function blockShared(warps: number, lateTrips: number) {
       if (late) {
         const acc = k.let(u32, 0);
         k.for(0, k.threadIdx.x.shr(5).mul(lateTrips), 1, () => acc.set(acc.add(1)), { unroll: 1 });
-        keep(k, out, input.at(k.blockIdx.x.mul(32).add(k.threadIdx.x.and(31)).add(acc.and(0))).load());
-      } else keep(k, out, input.at(k.blockIdx.x.mul(32).add(k.threadIdx.x.and(31))).load());
+        keep(k, out, input.at(k.blockIdx.x.mul(32).add(k.threadIdx.x.and(31)).add(acc.and(0))).get());
+      } else keep(k, out, input.at(k.blockIdx.x.mul(32).add(k.threadIdx.x.and(31))).get());
     },
   );
 }
@@ -58,7 +58,7 @@ function rows(rot: boolean) {
       1,
       (i) => {
         const line = rot ? i.cast(u32).add(w.mul(2)).and(15) : i.cast(u32);
-        s.set(s.add(input.at(k.blockIdx.x.mul(16).add(line).mul(32).add(k.threadIdx.x.and(31))).load()));
+        s.set(s.add(input.at(k.blockIdx.x.mul(16).add(line).mul(32).add(k.threadIdx.x.and(31))).get()));
       },
       { unroll: 4 },
     );
@@ -71,7 +71,7 @@ const lines = [
   blockShared(8, 16),
   probe('l1m_smshare', "1-warp blocks, 16 per SM, each reading the same 32 lines of its SM", 132 * 16, 32, (k, input, out) => {
     const s = k.let(u32, 0);
-    k.for(0, 32, 1, (r) => s.set(s.add(input.at(k.smId.cast(u32).mul(32).add(r.cast(u32)).mul(32).add(k.threadIdx.x.and(31))).load())), { unroll: 1 });
+    k.for(0, 32, 1, (r) => s.set(s.add(input.at(k.smId.cast(u32).mul(32).add(r.cast(u32)).mul(32).add(k.threadIdx.x.and(31))).get())), { unroll: 1 });
     keep(k, out, s);
   }),
   rows(false),
@@ -112,8 +112,8 @@ function tiled(t: 16 | 32) {
       GN,
       t,
       (kk) => {
-        sa.at(ty, tx).store(a.at(r.mul(GN).add(kk).add(tx)).load());
-        sb.at(ty, tx).store(b.at(kk.add(ty).mul(GN).add(col)).load());
+        sa.at(ty, tx).store(a.at(r.mul(GN).add(kk).add(tx)).get());
+        sb.at(ty, tx).store(b.at(kk.add(ty).mul(GN).add(col)).get());
         k.syncthreads();
         k.for(0, t, 1, (j) => s.set(s.add(sa.at(ty, j).get().mul(sb.at(j, tx).get()))), { unroll: true });
         k.syncthreads();
@@ -129,7 +129,7 @@ export const gemms = [
     const r = k.blockIdx.y.cast(i32).mul(8).add(k.threadIdx.y.cast(i32));
     const col = k.blockIdx.x.cast(i32).mul(32).add(k.threadIdx.x.cast(i32));
     const s = k.let(f32, 0);
-    k.for(0, GN, 1, (kk) => s.set(s.add(a.at(r.mul(GN).add(kk)).load().mul(b.at(kk.mul(GN).add(col)).load()))), { unroll: 4 });
+    k.for(0, GN, 1, (kk) => s.set(s.add(a.at(r.mul(GN).add(kk)).get().mul(b.at(kk.mul(GN).add(col)).get()))), { unroll: 4 });
     c.at(r.mul(GN).add(col)).store(s);
   }),
   tiled(32),
@@ -158,7 +158,7 @@ function group(mode: number, late: boolean) {
       const acc = k.let(u32, 0);
       if (late) k.if(sm.and(1).ne(0), () => k.for(0, 4096, 1, () => acc.set(acc.add(1)), { unroll: 1 }));
       const s = k.let(u32, acc.and(0));
-      k.for(0, 64, 1, (r) => s.set(s.add(input.at(g.mul(64).add(r.cast(u32)).mul(32).add(k.threadIdx.x)).load())), { unroll: 8 });
+      k.for(0, 64, 1, (r) => s.set(s.add(input.at(g.mul(64).add(r.cast(u32)).mul(32).add(k.threadIdx.x)).get())), { unroll: 8 });
       keep(k, out, s);
     },
   });
