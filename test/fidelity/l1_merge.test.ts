@@ -8,13 +8,18 @@
  *    requested is an L1 hit, whether that request is still in flight (warps of a block issuing
  *    together) or long done (warps 100-10,000 clock cycles apart count the same); the L2 sees exactly
  *    the L1's misses, one request per line.
- * What the H200 shows and Warpsight does not model yet:
- *  - across SMs, reads of the same lines at about the same time reach the L2 as fewer sectors than the
- *    L1s missed (the L1s still receive all their sectors: l1tex__m_xbar2l1tex_read_sectors equals the
- *    misses): the two SMs of a TPC reading the same lines together are counted once (exactly half),
- *    not when one is 20,000 cycles late; 66 or 132 SMs of different TPCs reading the same lines give
- *    26-27 % of the misses; the GEMMs 63-70 %. Warpsight forwards every miss (its L2 sectors equal its
- *    L1 misses); the last test marks the gap and fails once it is modelled.
+ * Across SMs the H200's L2 counts fewer read sectors than the L1s missed (each L1 still receives all
+ * it missed: l1tex__m_xbar2l1tex_read_sectors equals the misses): the two SMs of a TPC sending the
+ * identical request (line and sectors) together are counted once (exactly half when the pairs read the
+ * same lines, cold or warm L2), not when one is 20,000 cycles late nor when one reads half of each
+ * line; SMs of different TPCs merge partly (66 or 132 SMs reading the same lines: 26-27 % of the
+ * misses reach the L2); the GEMMs 63-70 %. Warpsight forwards every miss (its L2 read sectors equal
+ * its L1 misses): exact where the H200 does not merge, the gap marked by the last test (it fails once
+ * the merging is modelled). Why it is not modelled: it depends on time (the late pair is not merged),
+ * and the interpreter's order is no stand-in for it: merging a TPC pair's identical reads issued in
+ * the same scheduler round makes the group probes exact but halves the L2 read hits of the near/far
+ * probe's partition-table reads (2,344 vs the H200's 5,058-5,137) and takes 5 % off uniform_add's L2
+ * requests, which the H200 does not merge (probes/l1merge/README.md).
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +66,13 @@ const GROUP: Probe = {
   repeat: 8,
   launches: { l1m_grp_own: [0], l1m_grp_tpc: [1], l1m_grp_tpc2: [2], l1m_grp_sm16: [3], l1m_grp_parity: [4], l1m_grp_all: [5], l1m_grp_tpc_late: [6], l1m_grp_all_late: [7] },
 };
+const MASK: Probe = { csv: 'l1merge_mask_probe_h200.csv', repeat: 5, launches: { l1m_msk_tpc_lo: [1], l1m_msk_tpc_hi: [2] } };
+/** the mask probe with every line in the L2 (--cache-control none): TPC pairs, even / odd SMs */
+const WARM: Probe = { csv: 'l1merge_mask_probe_warm_h200.csv', repeat: 5, launches: { warm_tpc: [0], warm_parity: [3] } };
+/** the kernels whose loads of the same lines come from several SMs */
+const CROSS = [...Object.keys(GEMM.launches), ...Object.keys(GROUP.launches), ...Object.keys(MASK.launches)];
+/** where the H200's L2 sees every L1 miss: no sharing, a late TPC partner, a partner reading other sectors */
+const NOT_MERGED = ['l1m_grp_own', 'l1m_grp_tpc_late', 'l1m_msk_tpc_lo', 'l1m_msk_tpc_hi'];
 
 let ours = new Map<string, Counts>();
 const h200 = new Map<string, Counts[]>();
@@ -81,7 +93,7 @@ function readProbe(p: Probe): void {
 
 beforeAll(() => {
   ours = new Map(fidelityReport('l1_merge').kernels.map((k) => [k.name, Object.fromEntries(COUNTERS.map((c) => [c, Number(k.metrics[c])]))]));
-  for (const p of [SAME_SM, GEMM, GROUP]) readProbe(p);
+  for (const p of [SAME_SM, GEMM, GROUP, MASK, WARM]) readProbe(p);
   for (const [k, o] of ours) {
     const h = h200.get(k)!;
     console.log(
@@ -92,7 +104,7 @@ beforeAll(() => {
 
 describe('same-sector loads of warps of one SM vs the H200 L1 merge probe', () => {
   it('profiles every probe kernel', () => {
-    expect([...ours.keys()].sort()).toEqual([SAME_SM, GEMM, GROUP].flatMap((p) => Object.keys(p.launches)).sort());
+    expect([...ours.keys()].sort()).toEqual([SAME_SM, GEMM, GROUP, MASK].flatMap((p) => Object.keys(p.launches)).sort());
   });
 
   it.each(Object.keys(SAME_SM.launches))('%s: L1 requests, sectors, hits, misses and L2 read sectors and requests exactly as the H200', (k) => {
@@ -112,35 +124,41 @@ describe('same-sector loads of warps of one SM vs the H200 L1 merge probe', () =
   });
 });
 
-describe('same-sector loads of several SMs vs the H200 GEMM and SM-group probes', () => {
+describe('same-sector loads of several SMs vs the H200 GEMM, SM-group and mask probes', () => {
   it('the L1 counters: requests and sectors exactly, the GEMMs’ misses within 3.5 %, the groups’ exactly', () => {
-    for (const k of [...Object.keys(GEMM.launches), ...Object.keys(GROUP.launches)]) {
+    for (const k of CROSS) {
       const o = ours.get(k)!;
       for (const h of h200.get(k)!) {
         expect(o[REQ], k).toBe(h[REQ]);
         expect(o[SEC], k).toBe(h[SEC]);
-        if (k in GROUP.launches) expect(o[MISS], k).toBe(h[MISS]);
-        else expect(Math.abs(o[MISS]! / h[MISS]! - 1), k).toBeLessThan(0.035);
+        if (k in GEMM.launches) expect(Math.abs(o[MISS]! / h[MISS]! - 1), k).toBeLessThan(0.035);
+        else expect(o[MISS], k).toBe(h[MISS]);
       }
     }
   });
 
-  it('the H200 merges across SMs below the L1: each L1 receives all it missed, the L2 counts TPC pairs reading together once', () => {
-    for (const k of [...Object.keys(GEMM.launches), ...Object.keys(GROUP.launches)])
-      for (const h of h200.get(k)!) expect(Math.abs(h[XBAR]! / h[MISS]! - 1), k).toBeLessThan(0.005);
-    for (const h of h200.get('l1m_grp_own')!) expect(h[L2]).toBe(h[MISS]);
-    for (const h of h200.get('l1m_grp_tpc')!) expect(h[L2]).toBe(h[MISS]! / 2);
-    for (const h of h200.get('l1m_grp_tpc_late')!) expect(h[L2]).toBe(h[MISS]);
-    for (const k of ['l1m_grp_parity', 'l1m_grp_all', 'l1m_grp_all_late']) for (const h of h200.get(k)!) expect(h[L2]! / h[MISS]!, k).toBeLessThan(0.3);
-    for (const k of Object.keys(GEMM.launches)) for (const h of h200.get(k)!) expect(h[L2]! / h[MISS]!, k).toBeLessThan(0.72);
+  it('the H200 merges below the L1: each L1 receives all it missed; the L2 counts a TPC pair’s identical requests once, cold or warm', () => {
+    for (const k of [...CROSS, ...Object.keys(WARM.launches)]) for (const h of h200.get(k)!) expect(Math.abs(h[XBAR]! / h[MISS]! - 1), k).toBeLessThan(0.005);
+    for (const h of [...h200.get('l1m_grp_tpc')!]) expect(h[L2]).toBe(h[MISS]! / 2);
+    for (const h of h200.get('warm_tpc')!) expect(Math.abs(h[L2]! / h[MISS]! - 0.5)).toBeLessThan(0.02);
+    for (const k of ['l1m_grp_own', 'l1m_grp_tpc_late', 'l1m_msk_tpc_lo', 'l1m_msk_tpc_hi']) for (const h of h200.get(k)!) expect(h[L2], k).toBe(h[MISS]);
+    for (const k of ['l1m_grp_parity', 'l1m_grp_all', 'l1m_grp_all_late', 'warm_parity']) for (const h of h200.get(k)!) expect(h[L2]! / h[MISS]!, k).toBeLessThan(0.3);
+  });
+
+  it.each(NOT_MERGED)('%s: L2 read sectors and requests exactly as the H200, which merges nothing there', (k) => {
+    const o = ours.get(k)!;
+    for (const h of h200.get(k)!) {
+      expect(o[L2], k).toBe(h[L2]);
+      expect(o[L2REQ], k).toBe(h[L2REQ]);
+    }
   });
 
   it('Warpsight forwards every L1 miss to the L2 (no merging across SMs modelled)', () => {
-    for (const k of [...Object.keys(GEMM.launches), ...Object.keys(GROUP.launches)]) expect(ours.get(k)![L2], k).toBe(ours.get(k)![MISS]);
+    for (const k of CROSS) expect(ours.get(k)![L2], k).toBe(ours.get(k)![MISS]);
   });
 
-  // the gap: flips to a failure (remove `.fails`) once the L2's merging of several SMs' reads is modelled
+  // the gap: flips to a failure (remove `.fails`) once the merging is modelled
   it.fails('known gap: L2 read sectors within 5 % of the H200 where SMs read the same lines together', () => {
-    for (const k of ['l1m_grp_tpc', 'l1m_gemm_tiled32']) for (const h of h200.get(k)!) expect(Math.abs(ours.get(k)![L2]! / h[L2]! - 1), k).toBeLessThan(0.05);
+    for (const k of ['l1m_grp_tpc', 'l1m_grp_parity', 'l1m_gemm_tiled32']) for (const h of h200.get(k)!) expect(Math.abs(ours.get(k)![L2]! / h[L2]! - 1), k).toBeLessThan(0.05);
   });
 });

@@ -164,6 +164,29 @@ function group(mode: number, late: boolean) {
   });
 }
 
-export const groups = [...GROUP_MODES.map((_, m) => group(m, false)), group(1, true), group(5, true)];
+/**
+ * Part 4 (l1merge_mask_probe.cu, modes 1 and 2): TPC pairs as l1m_grp_tpc, the odd SM's warp reading
+ * only lanes 0-15 (sectors 0-1 of each line) or 16-31 (sectors 2-3)
+ */
+function halfPair(high: boolean) {
+  return defineKernel({
+    name: `l1m_msk_tpc_${high ? 'hi' : 'lo'}`,
+    description: `the SMs of a TPC read the same 64 lines, the odd one only sectors ${high ? '2-3' : '0-1'} of each`,
+    params: { in: ptr('global', u32), out: ptr('global', u32) },
+    launch: { grid: 132, block: 32, dynamicShared: 200 << 10 },
+    registers: 16,
+    setup: (host) => ({ in: host.alloc(u32, (4 << 20) / 4, 'in', () => 0x01010101), out: host.alloc(u32, (1 << 20) / 4, 'out') }),
+    body: (k, { in: input, out }) => {
+      const sm = k.smId.cast(u32);
+      const l = k.threadIdx.x;
+      const s = k.let(u32, 0);
+      const on = sm.and(1).eq(0).or(high ? l.ge(16) : l.lt(16));
+      k.if(on, () => k.for(0, 64, 1, (r) => s.set(s.add(input.at(sm.shr(1).mul(64).add(r.cast(u32)).mul(32).add(l)).get())), { unroll: 8 }));
+      keep(k, out, s);
+    },
+  });
+}
+
+export const groups = [...GROUP_MODES.map((_, m) => group(m, false)), group(1, true), group(5, true), halfPair(false), halfPair(true)];
 
 export default [...lines, ...gemms, ...groups];
