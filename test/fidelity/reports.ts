@@ -57,6 +57,7 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_sweep', args: ['test/fidelity/probes/kernels/l2_copy_sweep.ts', '-k', 'l2cs_flushed', ...COUNTERS_ONLY] },
   { name: 'l2_pushout', args: ['test/fidelity/probes/kernels/l2_pushout.ts', '-k', 'l2po_seq', ...COUNTERS_ONLY] },
   { name: 'l2_store_merge', args: ['test/fidelity/probes/kernels/l2_store_merge.ts', ...COUNTERS_ONLY] },
+  { name: 'l1_merge', args: ['test/fidelity/probes/kernels/l1_merge.ts', ...COUNTERS_ONLY] },
   { name: 'sync_reduce_shfl', args: ['kernels/reductions.ts', '-k', 'sync_reduce_shfl'] },
   { name: 'l2_replay_residue', args: ['test/fidelity/probes/kernels/l2_replay_residue.ts', ...COUNTERS_ONLY] },
   { name: 'l2_requests', args: ['test/fidelity/probes/kernels/l2_requests.ts', ...COUNTERS_ONLY] },
