@@ -174,6 +174,12 @@ export interface MemoryModelCosts {
   membarDrain: number;
   /** MEMBAR.{SC,ALL}.SYS */
   membarSys: number;
+  /**
+   * MEMBAR.{SC,ALL}.GPU / .SYS right after the warp's strong load read a value a peer GPU wrote (a
+   * wait for another PE's p or signal, then __threadfence()): longer than membarGpu / membarSys
+   */
+  membarGpuAfterPeerRead: number;
+  membarSysAfterPeerRead: number;
   /** a fence's CCTL.IVALL right behind its MEMBAR */
   ivallAfterMembar: number;
   /** CCTL.IVALL after an acquire load */
@@ -203,6 +209,8 @@ export const DEFAULT_MEMORY_MODEL: MemoryModelCosts = {
   membarGpu: 470,
   membarDrain: 306,
   membarSys: 1074,
+  membarGpuAfterPeerRead: 825,
+  membarSysAfterPeerRead: 1331,
   ivallAfterMembar: 85,
   ivall: 2,
   nanosleepMinCycles: 87,

@@ -234,6 +234,7 @@ export function withTimedVisibility(
       // (above), so that the wait ends when the write arrives
       const addr = a[first] as number;
       const value = (w.reg(dst) as RegArray)[first] as number | bigint;
+      w.peerRead = !pending && remote.arrivedAt(addr, at) !== undefined;
       const run = runs.get(w.id);
       if (run !== undefined && run.addr === addr && run.value === value && w.steps - run.steps <= POLL_LOOP_STEPS) {
         if (!pending && obs.rewind) {

@@ -97,6 +97,8 @@ export class Warp {
    * watch looks at it at the end of the turn, not hundreds of futile polls later
    */
   lookSoon = false;
+  /** its latest strong load read a value a peer PE wrote (remoteArrivals.ts): its next gpu/sys fence takes memoryModel.membar*AfterPeerRead */
+  peerRead = false;
   /** paths set aside by switchPath, innermost last (null: the warp never switched) */
   suspended: SuspendedPath[] | null = null;
   /**
@@ -201,6 +203,7 @@ export class Warp {
     this.parked = false;
     this.readOld = false;
     this.lookSoon = false;
+    this.peerRead = false;
     this.suspended = null;
     this.guard = null;
     this.switchWrites = -1;

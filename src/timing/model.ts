@@ -962,7 +962,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       if (mk === MM_CTA) done = ti + MMC.membarCta;
       else if (scoped) {
         const drain = bDrain[ws[o + W_REC] as number] as number;
-        own = Math.max(next, ti + (mk === MM_SYS ? MMC.membarSys : MMC.membarGpu), drain + MMC.membarDrain);
+        // right after a poll that saw a peer's write the fence takes longer (measured: memoryModel.membar*AfterPeerRead)
+        const cost = w.peerRead ? (mk === MM_SYS ? MMC.membarSysAfterPeerRead : MMC.membarGpuAfterPeerRead) : mk === MM_SYS ? MMC.membarSys : MMC.membarGpu;
+        w.peerRead = false;
+        own = Math.max(next, ti + cost, drain + MMC.membarDrain);
         done = Math.max(own, foreign + MMC.membarDrain);
       } else if (mk === MM_IVALL_AFTER) done = ti + MMC.ivallAfterMembar;
       else if (mk === MM_IVALL) done = ti + MMC.ivall;

@@ -155,6 +155,8 @@ export const a100Sources: ArchSources = {
   'memoryModel.membarGpu': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.membarDrain': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.membarSys': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
+  'memoryModel.membarGpuAfterPeerRead': "[INFER] not measured: the H200's (test/fidelity/probes/nvshmem pingfence)",
+  'memoryModel.membarSysAfterPeerRead': "[INFER] not measured: the H200's (test/fidelity/probes/nvshmem pingfence)",
   'memoryModel.ivallAfterMembar': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.ivall': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",
   'memoryModel.nanosleepMinCycles': "[INFER] not measured: the H200's (test/fidelity/probes/memmodel)",

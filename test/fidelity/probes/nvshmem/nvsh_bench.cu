@@ -47,6 +47,26 @@ __global__ void k_pingpong_float(float* pp, int iters, int base, int me, int pee
   }
   out[0] = gtimer() - t0;
 }
+// what int_wait_until adds to a volatile spin (pingfence group): mode 0 int_p + a volatile spin; 1 the
+// same + __threadfence() after each wait (nvshmemi_transfer_syncapi_update_mem's body on P2P);
+// 2 + __threadfence_system(); 3 float_p + a volatile spin + __threadfence()
+__global__ void k_pingpong_fence(int* pp, int iters, int base, int me, int peer, int mode, unsigned long long* out) {
+  volatile int* v = pp;
+  volatile float* vf = (float*)pp;
+  unsigned long long t0 = gtimer();
+  for (int i = base + 1; i <= base + iters; ++i) {
+    for (int side = 0; side < 2; ++side) {
+      if ((side == 0) == (me == 0)) {
+        if (mode == 3) nvshmem_float_p((float*)pp, (float)i, peer); else nvshmem_int_p(pp, i, peer);
+      } else {
+        if (mode == 3) { while (*vf != (float)i) {} } else { while (*v != i) {} }
+        if (mode == 1 || mode == 3) __threadfence();
+        if (mode == 2) __threadfence_system();
+      }
+    }
+  }
+  out[0] = gtimer() - t0;
+}
 // ping-pong with nvshmemx_signal_op(SET) + nvshmem_signal_wait_until(GE)
 __global__ void k_pingpong_signal(uint64_t* sig, int iters, int base, int me, int peer, unsigned long long* out) {
   unsigned long long t0 = gtimer();
@@ -217,6 +237,29 @@ int main(int argc, char** argv) {
         CK(cudaMemcpy(&ns, g_out, 8, cudaMemcpyDeviceToHost));
         const char* name = kind == 0 ? "int_p" : kind == 1 ? "float_p" : "signal_op";
         if (rep >= 0) row("pingpong_rtt", name, 1, 1, kind == 2 ? 8 : 4, iters, rep, (double)ns / iters, "ns");
+        nvshmem_barrier_all();
+      }
+    }
+  }
+
+  // ---- 1b. what the wait's fence costs in a round trip (k_pingpong_fence)
+  if (want("pingfence")) {
+    const int iters = 2000;
+    int base = 0;
+    const char* names[] = {"int_p+spin", "int_p+spin+threadfence", "int_p+spin+threadfence_system", "float_p+spin+threadfence"};
+    for (int mode = 0; mode < 4; ++mode) {
+      for (int rep = -1; rep < REPS; ++rep) {
+        int it = iters, b = base, me = g_me, pr = peer, md = mode;
+        // a float's bits for i: the buffer restarts from 0 for the float mode
+        if (mode == 3 && rep == -1) { CK(cudaMemset(ibuf, 0, 8)); nvshmem_barrier_all(); base = 0; b = 0; }
+        void* args[] = {&ibuf, &it, &b, &me, &pr, &md, &g_out};
+        int rc = nvshmemx_collective_launch((const void*)k_pingpong_fence, 1, 1, args, 0, st);
+        if (rc != 0) { fprintf(stderr, "collective launch failed %d\n", rc); return 2; }
+        CK(cudaStreamSynchronize(st));
+        base += iters;
+        unsigned long long ns;
+        CK(cudaMemcpy(&ns, g_out, 8, cudaMemcpyDeviceToHost));
+        if (rep >= 0) row("pingpong_rtt", names[mode], 1, 1, 4, iters, rep, (double)ns / iters, "ns");
         nvshmem_barrier_all();
       }
     }
