@@ -77,6 +77,11 @@ export interface NvshmemP2pFigures {
   sync: {
     /** back-to-back calls on one stream, both PEs, per call (GPU-side spacing, CUDA events) */
     barrierAllOnStreamNs: number;
+    /**
+     * barrier_all_on_stream when on-stream puts went before it since the stream's last barrier: it
+     * completes them first (barrier_all is a quiet and a sync), which takes far longer than a barrier alone
+     */
+    barrierAllOnStreamAfterPutNs: number;
     syncAllOnStreamNs: number;
     quietOnStreamNs: number;
     /** nvshmem_barrier_all / nvshmem_sync_all called from the host, per call */
@@ -185,6 +190,7 @@ export const H200_NVLINK4: Interconnect = {
     },
     sync: {
       barrierAllOnStreamNs: 5052,
+      barrierAllOnStreamAfterPutNs: 10900,
       syncAllOnStreamNs: 5109,
       quietOnStreamNs: 91.95,
       barrierAllHostNs: 14010,
@@ -237,6 +243,7 @@ export const H200_NVLINK4_SOURCES: InterconnectSources = {
   'nvshmem.put.block.bytesPerNsByCtas': `[OBS] ${PROBE}/summary.md "Fitted": putmem_nbi_block 1 / 8 / 32 CTAs 45.1 / 342 / 361 GB/s (16 MiB medians 44.9 / 331 / 348); 132 CTAs left out (chunks not 16-B aligned: 278 GB/s)`,
   'nvshmem.put.onStream.fixedNs': `[OBS] ${PROBE}/summary.md "Fitted": putmem_on_stream 8 B 2610 ns apart on the GPU, bounded by the host's submit rate (host_submit:putmem_on_stream 3290 ns/call)`,
   'nvshmem.put.onStream.bytesPerNs': `[OBS] ${PROBE}/summary.md "Fitted": putmem_on_stream 375.3 GB/s (357 at 16 MiB): the copy engine, as ${RTREF} 7.3 says (cudaMemcpyAsync)`,
+  'nvshmem.sync.barrierAllOnStreamAfterPutNs': `[OBS] ${PROBE}/raw/hostseq/bench.csv (RESULTS.md, 7 reps of 1000 iterations on two H200s): an empty kernel, putmem_on_stream of 8 KB and barrier_all_on_stream take 16.5 us per iteration against 5.6 without the barrier (10.9 us for the barrier); two puts and the barrier 15.9 against 3.4 for the puts (12.4); kernel + two puts + barrier 17.6 (10.3); a barrier after a kernel alone ~3.3`,
   'nvshmem.sync.barrierAllOnStreamNs': `[OBS] ${SUM}: sync barrier_all_on_stream(events) 5052 ns per call back to back; the host submits one per 5001 ns (hostSubmit), so this is an upper bound on the GPU's cost`,
   'nvshmem.sync.syncAllOnStreamNs': `[OBS] ${SUM}: sync sync_all_on_stream(events) 5109 ns per call (host-submit bound as above)`,
   'nvshmem.sync.quietOnStreamNs': `[OBS] ${SUM}: sync quiet_on_stream(events) 91.95 ns per call with nothing outstanding (host submit 84.9 ns: nothing is enqueued on a P2P-only job, our inference)`,

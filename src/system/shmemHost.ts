@@ -77,6 +77,8 @@ export class ShmemHost implements ShmemContext {
   private enqueuedBarriers = 0;
   private readonly collectives: OnStreamCollective[] = [];
   private syncCopies: SyncCopy[] = [];
+  /** streams (null: the default) whose on-stream puts ran since their last barrier_all_on_stream, which completes them */
+  private readonly putsInFlight = new Set<StreamHandle | null>();
 
   constructor(
     private readonly sys: PeSystem,
@@ -184,6 +186,7 @@ export class ShmemHost implements ShmemContext {
     const to = this.remote(dest, bytes, pe, where);
     this.reads('nvshmemx_putmem_on_stream', where, src.address, bytes);
     this.on(stream, 'nvshmemx_putmem_on_stream', where, (t, done) => {
+      this.putsInFlight.add(stream ?? null);
       copyBytes(this.sys.ptrAt(to, bytes), 0, src, 0, bytes);
       this.sys.traffic(this.pe, pe, 'put', bytes);
       this.sys.after(t + this.sys.onStreamCopyNs(this.pe, pe, bytes), done);
@@ -210,6 +213,7 @@ export class ShmemHost implements ShmemContext {
       'nvshmemx_putmem_signal_on_stream',
       where,
       (t, done) => {
+        this.putsInFlight.add(stream ?? null);
         copyBytes(this.sys.ptrAt(to, bytes), 0, src, 0, bytes);
         const s = this.sys.ptrAt(sigAt, 8);
         const v = this.sys.readU64(s);
@@ -251,14 +255,20 @@ export class ShmemHost implements ShmemContext {
   }
 
   barrierAllOnStream(stream?: StreamHandle): void {
-    this.streamBarrier(stream, 'nvshmemx_barrier_all_on_stream', this.sys.net.sync.barrierAllOnStreamNs + this.sys.nodes.barrierExtraNs);
+    const sync = this.sys.net.sync;
+    // barrier_all is a quiet and a sync: after on-stream puts it completes them first (measured apart)
+    this.streamBarrier(stream, 'nvshmemx_barrier_all_on_stream', () => {
+      const afterPut = this.putsInFlight.delete(stream ?? null);
+      return (afterPut ? sync.barrierAllOnStreamAfterPutNs : sync.barrierAllOnStreamNs) + this.sys.nodes.barrierExtraNs;
+    });
   }
 
   syncAllOnStream(stream?: StreamHandle): void {
-    this.streamBarrier(stream, 'nvshmemx_sync_all_on_stream', this.sys.net.sync.syncAllOnStreamNs + this.sys.nodes.barrierExtraNs);
+    this.streamBarrier(stream, 'nvshmemx_sync_all_on_stream', () => this.sys.net.sync.syncAllOnStreamNs + this.sys.nodes.barrierExtraNs);
   }
 
-  private streamBarrier(stream: StreamHandle | undefined, name: string, costNs: number): void {
+  /** `costNs`: asked when the barrier starts on its stream (what ran before it there decides it) */
+  private streamBarrier(stream: StreamHandle | undefined, name: string, costNs: () => number): void {
     const where = this.site();
     // the k-th barrier a PE's streams start meets the k-th of every other PE (a graph replays one node many times)
     let gen = -1;
@@ -268,7 +278,7 @@ export class ShmemHost implements ShmemContext {
       where,
       (t, done) => {
         gen = this.streamBarriers++;
-        this.sys.streamBarrierArrive(this.pe, gen, t, costNs, done);
+        this.sys.streamBarrierArrive(this.pe, gen, t, costNs(), done);
       },
       () => (gen < 0 ? null : this.sys.streamBarrierWaiting(this.pe, gen)),
       { barrier: this.enqueuedBarriers++ },

@@ -443,6 +443,40 @@ int main(int argc, char** argv) {
       row("sync", "device_barrier_all(1 thread)", 1, 1, 0, di, rep, (double)dns / di, "ns/op");
     }
   }
+  // ---- 6. the host-initiated Jacobi's per-iteration skeleton, piece by piece (events, ns per iteration;
+  // empty kernel; 8 KB puts as its halo rows of 2048 floats; host: the host's own time per iteration)
+  if (want("hostseq")) {
+    const int iters = 1000;
+    const size_t hb = 8 << 10;
+    auto ev_ns = [&](auto&& body, int n) {
+      CK(cudaStreamSynchronize(st));
+      nvshmem_barrier_all();
+      CK(cudaEventRecord(e0, st));
+      for (int i = 0; i < n; ++i) body(i);
+      CK(cudaEventRecord(e1, st));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      return ms * 1e6 / n;
+    };
+    auto kern = [&]() { k_solo<<<1, 1, 0, st>>>(ibuf, 0, peer, 1, g_out, g_sink); };
+    auto put = [&]() { nvshmemx_putmem_on_stream(dst, src, hb, peer, st); };
+    for (int rep = -1; rep < REPS; ++rep) {
+      double a = ev_ns([&](int) { kern(); put(); nvshmemx_barrier_all_on_stream(st); }, iters);
+      double b = ev_ns([&](int) { kern(); put(); put(); nvshmemx_barrier_all_on_stream(st); }, iters);
+      double c = ev_ns([&](int) { put(); put(); nvshmemx_barrier_all_on_stream(st); }, iters);
+      double d = ev_ns([&](int) { kern(); nvshmemx_barrier_all_on_stream(st); }, iters);
+      double e = ev_ns([&](int) { kern(); put(); }, iters);
+      double f = ev_ns([&](int) { put(); }, iters);
+      if (rep < 0) continue;
+      row("hostseq", "kernel+put8K+barrier", 0, 0, hb, iters, rep, a, "ns/iter");
+      row("hostseq", "kernel+2put8K+barrier", 0, 0, hb, iters, rep, b, "ns/iter");
+      row("hostseq", "2put8K+barrier", 0, 0, hb, iters, rep, c, "ns/iter");
+      row("hostseq", "kernel+barrier", 0, 0, 0, iters, rep, d, "ns/iter");
+      row("hostseq", "kernel+put8K", 0, 0, hb, iters, rep, e, "ns/iter");
+      row("hostseq", "put8K", 0, 0, hb, iters, rep, f, "ns/iter");
+    }
+  }
   fflush(stdout);
   nvshmem_barrier_all();
   nvshmem_free(src);
