@@ -1394,12 +1394,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    * it (remoteArrivals.ts: a poll that found nothing new costs no time); `settle`: the warp's block
    * ends with its warps' clocks again (the polls it took back had moved it)
    */
+  const allCalendars = [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, l2Cal, dramCal, atomCal, linkSmCal, linkCal, netServer, netWire];
   const rewind = (w: Warp, by: number, settle: boolean): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
     // no further back than the calendars keep
     let kept = 0;
-    for (const c of [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, l2Cal, dramCal, atomCal, linkSmCal, linkCal, netServer, netWire]) kept = Math.max(kept, c.keptFrom);
+    for (const c of allCalendars) kept = Math.max(kept, c.keptFrom);
     by = Math.min(by, (ws[o + W_LAST] as number) - kept);
     if (by > 0) {
       const from = (ws[o + W_LAST] as number) - by;
