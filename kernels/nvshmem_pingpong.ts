@@ -78,6 +78,9 @@ const define = (kind: Kind) => {
     pes: 2,
     defaults: { iters: 50 },
     run: async (ctx, { iters }) => {
+      // the two sides bounce one value: a third PE would wait for ever (a deadlock the run reports)
+      if (ctx.npes !== 2) throw new Error(`the ping-pong runs on 2 PEs (--pes 2), not ${ctx.npes}`);
+      if (!Number.isInteger(iters) || (iters as number) < 1) throw new Error(`--param iters=${iters}: the number of round trips must be a whole number of at least 1`);
       const buf = ctx.shmem.malloc(8, 'pingpong');
       const out = ctx.malloc(8, 'elapsed');
       await ctx.shmem.barrierAll();

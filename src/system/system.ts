@@ -8,7 +8,8 @@
  * go on, the wait-for cycle is the diagnosis (deadlock.ts).
  */
 import type { Arch } from '../arch/types.js';
-import { HostFault, UserError } from '../errors.js';
+import { HostFault, UserError, describeThrown } from '../errors.js';
+import { userLocation } from '../kernel/guard.js';
 import { barrierAreaBytes, type PeerEnv } from '../exec/peerEnv.js';
 import { RemoteArrivals } from '../exec/remoteArrivals.js';
 import type { ProgramDef, ScalarArgs } from '../kernel/define.js';
@@ -71,6 +72,8 @@ export class PeSystem {
   /** per PE: the seed's hazards found as the programs ran (findings in the report) */
   private readonly hazards: RuntimeFinding[][] = [];
   private readonly host: Host;
+  /** the program's file, as the user named it */
+  private readonly file: string;
   private waking = false;
   /** remote writes in flight to their peers, for the PEs' timed waits (exec/remoteArrivals.ts) */
   private readonly arrivals = new RemoteArrivals();
@@ -89,6 +92,7 @@ export class PeSystem {
     const links = interconnectFor(arch);
     if (!links.nvshmem) throw new UserError(`arch ${arch.id}: no NVSHMEM figures for its interconnect (${links.name}); run multi-PE programs on h200 or h100`, 2);
     this.net = links.nvshmem;
+    this.file = opts.file;
     this.nodes = networkFor(links, nPes, layout, share);
     this.heap = new SymmetricHeap(nPes);
     const gpus = share === 'none' ? nPes : 1;
@@ -312,10 +316,11 @@ export class PeSystem {
     this.heap.checkComplete();
   }
 
+  /** what a PE's program threw, at the line of the program that threw it (else the call it was in) */
   private located(f: { pe: number; e: unknown }, p: ProgramDef): unknown {
     if (f.e instanceof UserError) return f.e;
-    const api = this.apis[f.pe] as ProgramApi;
-    return new UserError(`${api.site()}: program '${p.name}' threw on PE ${f.pe}: ${f.e instanceof Error ? f.e.message : String(f.e)}`);
+    const at = userLocation(f.e, this.file) ?? (this.apis[f.pe] as ProgramApi).site();
+    return new HostFault(`${at}: program '${p.name}' threw on PE ${f.pe}: ${f.e instanceof Error ? f.e.message : describeThrown(f.e)}`);
   }
 
   private deadlockState(finished: readonly boolean[]) {

@@ -3,7 +3,9 @@
  * symmetric memory and wait on each other's signals (test/fixtures/shmem_ring.ts). Whichever kernel runs
  * first parks in its wait and wakes when the other PE's signal lands.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { HostFault } from '../../src/errors.js';
 import { profileFile } from '../../src/profile.js';
 
 describe('k.shmem on two PEs', () => {
@@ -21,5 +23,14 @@ describe('k.shmem on two PEs', () => {
         { to, kind: 'put', bytes: 1024, ops: 2 },
         { to, kind: 'signal', bytes: 8, ops: 1 },
       ]);
+  });
+
+  it("what a PE's program throws is located at the program's line, on one line, as a fault of the file (exit 3)", async () => {
+    const file = 'kernels/nvshmem_pingpong.ts';
+    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('the ping-pong runs on 2 PEs')) + 1;
+    const e = await profileFile({ file, kernel: 'pingpong_float', pes: 3, timing: false }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(HostFault);
+    const msg = (e as Error).message;
+    expect(msg).toMatch(new RegExp(`^kernels/nvshmem_pingpong\\.ts:${line}:\\d+: program 'pingpong_float' threw on PE 0: the ping-pong runs on 2 PEs \\(--pes 2\\), not 3$`));
   });
 });
