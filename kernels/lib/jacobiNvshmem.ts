@@ -75,6 +75,8 @@ export const jacobiP = defineKernel({
   description: 'Jacobi step; the edge rows go to the neighbours\' halos element by element (nvshmem_float_p)',
   params,
   launch: { grid: [1, 1], block: [32, 32] },
+  // ptxas for sm_90: 25 registers (test/fidelity/probes/nvshmem/raw/ptxas_jacobi.txt)
+  registers: 25,
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
     const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
@@ -93,6 +95,8 @@ export const jacobiCompute = defineKernel({
   description: 'Jacobi step only: the host-initiated variant sends the halo rows itself (nvshmemx_putmem_on_stream)',
   params,
   launch: { grid: [1, 1], block: [32, 32] },
+  // ptxas for sm_90: 24 registers (test/fidelity/probes/nvshmem/raw/ptxas_jacobi.txt)
+  registers: 24,
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx }) => {
     const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
@@ -105,6 +109,8 @@ export const jacobiBlock = defineKernel({
   description: 'Jacobi step; the blocks holding an edge row put it into the neighbours\' halos at once (nvshmemx_float_put_nbi_block)',
   params,
   launch: { grid: [1, 1], block: [1024, 1] },
+  // ptxas for sm_90: 24 registers (test/fidelity/probes/nvshmem/raw/ptxas_jacobi.txt)
+  registers: 24,
   setup: () => ({}),
   body: (k, { aNew, a, l2, iyStart, iyEnd, nx, topPe, topIy, bottomPe, bottomIy }) => {
     const { iy, ix, inside } = cell(k, iyStart, iyEnd, nx);
@@ -129,6 +135,8 @@ export const syncNeighborhood = defineKernel({
   description: 'quiet, then signal both neighbours the iteration count and wait for theirs (<<<1, 1>>>)',
   params: { sync: ptr('global', u64), counter: u64 },
   launch: { grid: 1, block: 1 },
+  // ptxas for sm_90: 24 registers (test/fidelity/probes/nvshmem/raw/ptxas_jacobi.txt)
+  registers: 24,
   setup: () => ({}),
   body: (k, { sync, counter }) => {
     const me = k.shmem.my_pe();
