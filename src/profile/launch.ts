@@ -311,8 +311,10 @@ function finishLaunch(
     const sharedWavefronts = Number(interpreted['l1tex__data_pipe_lsu_wavefronts_mem_shared.sum']);
     const lsuMiscInstructions = Number(interpreted['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_misc.sum']);
     const traffic = dram ? { dramBytes: (dram.readBursts + dram.writeBursts) * burst, dramWriteBytes: dram.writeBursts * burst } : {};
+    // the dirty room the launch ran with: the L2's write-backs turn it over at a bounded rate
+    const l2DirtyRoomBytes = opts.memsys instanceof MemoryHierarchy ? opts.memsys.l2.dirtyRoomBytes() : undefined;
     const aduInstructions = Number(interpreted['sm__inst_executed_pipe_adu.sum']);
-    timed = timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions });
+    timed = timing.finish({ ...traffic, l2DirtyRoomBytes, sharedWavefronts, lsuMiscInstructions, aduInstructions });
   }
   let counted = interpreted;
   if (tally) {

@@ -99,6 +99,8 @@ export interface LaunchTraffic {
   /** all DRAM traffic of the launch (write-backs included) and its writes, in bytes */
   dramBytes?: number;
   dramWriteBytes?: number;
+  /** bytes the L2 let stay dirty during the launch (L2Cache.dirtyRoomBytes), for TimingParams.l2DirtyTurnover */
+  l2DirtyRoomBytes?: number;
   /**
    * every shared-pipe wavefront (l1tex__data_pipe_lsu_wavefronts_mem_shared: op_misc and LDGSTS
    * included), for the L1 data pipe's share; the timing model sees the shared loads and stores only
@@ -140,6 +142,10 @@ export interface TimingParams {
   dramWriteCost: number;
   /** cycles a memory request may wait for service before its warp is throttled */
   queueCycles: number;
+  /** SM cycles the L2 takes to turn its dirty room over while it writes back (0: no limit; arch l2DirtyTurnoverNs) */
+  l2DirtyTurnover: number;
+  /** read bytes that follow a written-back byte and move at the write-back's rate (arch l2WriteBackShadow) */
+  l2WriteBackShadow: number;
   /** L2 slices that count cycles (lts__cycles_*), and L2 cycles per SM cycle */
   l2Slices: number;
   l2CyclesPerCycle: number;
@@ -192,6 +198,8 @@ export function timingParams(arch: Arch): TimingParams {
     overheadCycles: (arch.launchOverheadNs * clk) / 1e9,
     dramWriteCost: T.dramWriteCost,
     queueCycles: 2 * L.dram,
+    l2DirtyTurnover: ((T.l2DirtyTurnoverNs ?? 0) * clk) / 1e9,
+    l2WriteBackShadow: T.l2WriteBackShadow ?? 0,
     l2Slices: arch.l2SlicesActive,
     l2CyclesPerCycle: arch.l2ClockHz / clk,
     dramClockHz: arch.dramClockHz,
@@ -696,6 +704,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** the L1 data pipe's global wavefronts: one per line a request touches */
   let l1Lines = 0;
   let dramBytesSeen = 0;
+  /**
+   * DRAM bytes written back by the launch's requests, the fill bytes they may still hold up (each
+   * written byte up to l2WriteBackShadow read bytes that follow it), and the fill bytes held up
+   */
+  let wbBytes = 0;
+  let wbShadow = 0;
+  let wbHeldReads = 0;
   let lsuInstr = 0;
 
   const lat = P.lat;
@@ -1165,9 +1180,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // write-backs leave when the fill that evicted them arrives; they take DRAM time from later requests
       if (dramWb > 0) {
         dramCal.reserve(0, t2 + halfDram, dramWb * 32 * P.dramWriteCost);
+        // the bytes written back and the fills they hold up (l2DirtyTurnover)
+        wbBytes += dramWb * 32;
+        wbShadow += dramWb * 32 * P.l2WriteBackShadow;
       }
       if (level === 2 && dramSec > 0) {
         dramBytesSeen += dramSec * 32;
+        const held = Math.min(wbShadow, dramSec * 32);
+        wbHeldReads += held;
+        wbShadow -= held;
         const td = dramCal.reserve(0, t2 + halfDram, dramSec * 32);
         done = Math.max(done, td + halfDram + halfL2 + P.dramJitter * (jitter(w, t) - 0.5));
       }
@@ -1279,7 +1300,16 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // all DRAM traffic, write-backs at their read-turnaround cost, must fit in the launch
     const dramWrites = traffic?.dramWriteBytes ?? 0;
     const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
-    let end = Math.max(smEnd, memEnd[0] as number, dramBound);
+    // the L2 writes back at most its dirty room per l2DirtyTurnover (arch l2DirtyTurnoverNs), and the
+    // fills that follow a write-back in its wake move at that rate too; the other fills at DRAM's own
+    // rate. A set-aside that shrinks the dirty room so slows every kernel that writes back.
+    let wbBound = 0;
+    const room = traffic?.l2DirtyRoomBytes ?? 0;
+    if (P.l2DirtyTurnover > 0 && room > 0 && wbBytes > 0) {
+      const slow = wbBytes + wbHeldReads;
+      wbBound = (slow * P.l2DirtyTurnover) / room + (dramBytesSeen - wbHeldReads) / P.dramBytesPerCycle + lat.dram;
+    }
+    let end = Math.max(smEnd, memEnd[0] as number, dramBound, wbBound);
     // the kernel's implicit flush at completion orders its domain's writes in flight (seed 000: the
     // local kernel waits for the communication kernel's NVLink writes when both share a domain)
     let flushWait = 0;
