@@ -13,6 +13,12 @@
  *   variant), 4 x (pass1, pass2), window cleared, reset, limit 0, then `l2_<variant>_evict` reads the
  *   512 MiB again: its DRAM writes are the dirty bytes the variant left in L2.
  * Profile with `--cache-control none` (the H200 ran `--replay-mode application --cache-control none`).
+ *
+ * The lesson of `setaside`: a persisting set-aside with no access hint is not free. It leaves the
+ * other lines 22.5 MiB of the L2, of which only ~7.7 MB may stay dirty, and the L2 writes back at most
+ * that much per ~5.8 us: both passes, which write back 13-31 MB each, run about twice as long as
+ * `plain` (H200 71 vs 32 us and 31 vs 15 us). Set a limit only where accesses say what should persist
+ * (`annot`, `window`).
  */
 import { type DevicePtr, type Host, type KernelBuilder, type KernelDef, type PtrVal, type Val, defineKernel, defineProgram, f32, i32, i64, ptr, u32, u64, vec } from 'warpsight';
 import { hash32 } from 'warpsight';

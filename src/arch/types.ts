@@ -145,6 +145,18 @@ export interface Arch {
      * served one per turn of all the waiting SMs (timing model; absent or false: first come first served)
      */
     l2AtomicSmTurns?: boolean;
+    /**
+     * ns the L2 takes to turn its dirty room over while it writes back: a kernel's write-backs (and the
+     * fills in their wake, l2WriteBackShadow) move at most (dirty room) / this (timing model).
+     * The dirty room is what the L2 lets stay dirty while a kernel runs (L2Options.dirtyWays), so a
+     * persisting set-aside that shrinks it slows every kernel that writes back. Absent: no such limit.
+     */
+    l2DirtyTurnoverNs?: number;
+    /**
+     * DRAM read bytes (fills) that follow a written-back byte and move at the write-back rate of
+     * l2DirtyTurnoverNs: the fills waiting behind the write-backs (timing model; absent: 0)
+     */
+    l2WriteBackShadow?: number;
   };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;

@@ -518,6 +518,13 @@ export class L2Cache {
     return n;
   }
 
+  /** bytes the L2 lets stay dirty while a kernel runs: the per-set dirty caps (dirtyWays, cleanWays, set-aside) */
+  dirtyRoomBytes(): number {
+    let ways = 0;
+    for (let s = 0; s < this.sets; s++) ways += this.dirtyCap[s]!;
+    return ways * this.lineSize;
+  }
+
   /** resident persisting (evict-last) lines */
   persistingLines(): number {
     if (!this.maybeLast) return 0;

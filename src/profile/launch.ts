@@ -236,8 +236,10 @@ export function startLaunch(
   const timedGrid: Dim3 = plan ? [plan.blocks.length, 1, 1] : grid;
   const userOnBlock = opts.onBlock;
   const onBlock = tally ? (l: number, s: number, e: number) => (tally.blockTime(l, s, e), userOnBlock?.(l, s, e)) : userOnBlock;
+  // the dirty room the launch runs with: the L2's write-backs turn it over at a bounded rate
+  const l2DirtyRoomBytes = opts.memsys instanceof MemoryHierarchy ? opts.memsys.l2.dirtyRoomBytes() : undefined;
   const timing = env.observer
-    ? createTimingModel(opts.arch, { grid: timedGrid, block, blocksPerSm, kernel: prog.kernel, meta: prog.meta, ...(onBlock ? { onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}) })
+    ? createTimingModel(opts.arch, { grid: timedGrid, block, blocksPerSm, kernel: prog.kernel, meta: prog.meta, ...(onBlock ? { onBlock } : {}), ...(remote ? { remote } : {}), ...(syncDomain ? { syncDomain } : {}), ...(l2DirtyRoomBytes !== undefined ? { l2DirtyRoomBytes } : {}) })
     : null;
   if (timing) {
     Object.assign(env.observer as object, timing.observer);

@@ -92,6 +92,8 @@ export interface TimingLaunch {
    * launch outside a program (no other kernels), no per-domain figures
    */
   syncDomain?: { domain: number; inFlight: ((cycle: number) => number) | null; slowWrite: (issue: number, ack: number) => void };
+  /** bytes the L2 lets stay dirty during the launch (L2Cache.dirtyRoomBytes), for TimingParams.l2DirtyTurnover; absent: no limit */
+  l2DirtyRoomBytes?: number;
 }
 
 /** what the launch's counters saw, for the figures the timing model's own observation lacks */
@@ -140,6 +142,10 @@ export interface TimingParams {
   dramWriteCost: number;
   /** cycles a memory request may wait for service before its warp is throttled */
   queueCycles: number;
+  /** SM cycles the L2 takes to turn its dirty room over while it writes back (0: no limit; arch l2DirtyTurnoverNs) */
+  l2DirtyTurnover: number;
+  /** read bytes that follow a written-back byte and move at the write-back's rate (arch l2WriteBackShadow) */
+  l2WriteBackShadow: number;
   /** L2 slices that count cycles (lts__cycles_*), and L2 cycles per SM cycle */
   l2Slices: number;
   l2CyclesPerCycle: number;
@@ -192,6 +198,8 @@ export function timingParams(arch: Arch): TimingParams {
     overheadCycles: (arch.launchOverheadNs * clk) / 1e9,
     dramWriteCost: T.dramWriteCost,
     queueCycles: 2 * L.dram,
+    l2DirtyTurnover: ((T.l2DirtyTurnoverNs ?? 0) * clk) / 1e9,
+    l2WriteBackShadow: T.l2WriteBackShadow ?? 0,
     l2Slices: arch.l2SlicesActive,
     l2CyclesPerCycle: arch.l2ClockHz / clk,
     dramClockHz: arch.dramClockHz,
@@ -589,6 +597,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
   const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
   const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
+  // the L2's write-backs, and the fills in their wake, at (dirty room) / l2DirtyTurnover bytes per
+  // cycle: only where that is below DRAM's sustained rate (a large persisting set-aside; with a
+  // small one the dirty room turns over faster than DRAM could take it, and DRAM is the limit)
+  const wbRoom = launch.l2DirtyRoomBytes ?? 0;
+  const wbRate = P.l2DirtyTurnover > 0 ? wbRoom / P.l2DirtyTurnover : Infinity;
+  const wbCal = wbRate < P.dramBytesPerCycle ? new Calendars(1, wbRate, undefined, horizon, runningHorizon) : null;
   /**
    * each L2 slice's atomic unit: one operation at a time (memOps.ts atomicOps), so the atomics of all
    * warps on one address serialise there (the H200: 0.73 ns each, test/fidelity/probes/atomics); in
@@ -696,6 +710,13 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** the L1 data pipe's global wavefronts: one per line a request touches */
   let l1Lines = 0;
   let dramBytesSeen = 0;
+  /**
+   * DRAM bytes written back by the launch's requests, the fill bytes they may still hold up (each
+   * written byte up to l2WriteBackShadow read bytes that follow it), and the fill bytes held up
+   */
+  let wbBytes = 0;
+  let wbShadow = 0;
+  let wbHeldReads = 0;
   let lsuInstr = 0;
 
   const lat = P.lat;
@@ -1168,9 +1189,23 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // write-backs leave when the fill that evicted them arrives; they take DRAM time from later requests
       if (dramWb > 0) {
         dramCal.reserve(0, t2 + halfDram, dramWb * 32 * P.dramWriteCost);
+        // the bytes written back and the fills they hold up (l2DirtyTurnover); the request that
+        // evicted the dirty line takes its way once the write-back has left
+        wbBytes += dramWb * 32;
+        wbShadow += dramWb * 32 * P.l2WriteBackShadow;
+        if (wbCal) {
+          // (a store is acknowledged then: its warp's exit waits for it, as the H200's drain stalls show)
+          const tw = wbCal.reserve(0, t2, dramWb * 32);
+          if (k === K_LDG || k === K_ATOM) done = Math.max(done, tw + halfL2);
+          else if (tw > lastL2) lastL2 = tw;
+        }
       }
       if (level === 2 && dramSec > 0) {
         dramBytesSeen += dramSec * 32;
+        const held = Math.min(wbShadow, dramSec * 32);
+        wbHeldReads += held;
+        wbShadow -= held;
+        if (wbCal && held > 0) done = Math.max(done, wbCal.reserve(0, t2, held) + halfDram + halfL2);
         const td = dramCal.reserve(0, t2 + halfDram, dramSec * 32);
         done = Math.max(done, td + halfDram + halfL2 + P.dramJitter * (jitter(w, t) - 0.5));
       }
@@ -1282,7 +1317,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // all DRAM traffic, write-backs at their read-turnaround cost, must fit in the launch
     const dramWrites = traffic?.dramWriteBytes ?? 0;
     const dramBound = (dramTotal + (P.dramWriteCost - 1) * dramWrites) / P.dramBytesPerCycle + lat.dram;
-    let end = Math.max(smEnd, memEnd[0] as number, dramBound);
+    // the L2 writes back at most its dirty room per l2DirtyTurnover (arch l2DirtyTurnoverNs), and the
+    // fills that follow a write-back in its wake move at that rate too; the other fills at DRAM's own
+    // rate. A set-aside that shrinks the dirty room so slows every kernel that writes back.
+    let wbBound = 0;
+    if (wbCal && wbBytes > 0) wbBound = (wbBytes + wbHeldReads) / wbRate + (dramBytesSeen - wbHeldReads) / P.dramBytesPerCycle + lat.dram;
+    let end = Math.max(smEnd, memEnd[0] as number, dramBound, wbBound);
     // the kernel's implicit flush at completion orders its domain's writes in flight (seed 000: the
     // local kernel waits for the communication kernel's NVLink writes when both share a domain)
     let flushWait = 0;

@@ -14,11 +14,13 @@ import { SIXTEENTHS } from './probes/kernels/l2_setaside.js';
 import { fidelityReport } from './reports.js';
 
 const WR = 'dram__bytes_write.sum';
+const DUR = 'gpu__time_duration.sum';
 const PERSIST = 'launch__persisting_l2_cache_size';
 /** the probe's sweep, in its order: per set-aside a stream, the stores, a stream, the copy, a stream */
 const PROBE_SIXTEENTHS = [0, 2, 3, 4, 6, 8, 10];
 const probe = (name: string) => readNcuRawCsv(join(import.meta.dirname, 'probes', `l2_setaside_probe_${name}_h200.csv`));
 const writes = (name: string) => probe(name).map((l) => Number(l.metrics[WR]?.value));
+const durations = (name: string) => probe(name).map((l) => Number(l.metrics[DUR]?.value));
 
 interface Point {
   stores: number;
@@ -28,6 +30,9 @@ interface Point {
 }
 let h200 = new Map<number, Point>();
 let ours = new Map<number, Point>();
+/** the stores' and the copy's durations (ns) by set-aside */
+let h200Time = new Map<number, { stores: number; copy: number }>();
+let ourTime = new Map<number, { stores: number; copy: number }>();
 
 beforeAll(() => {
   const w = writes('sweep');
@@ -35,6 +40,10 @@ beforeAll(() => {
   const ks = fidelityReport('l2_setaside_sweep').kernels;
   const o = ks.map((k) => Number(k.metrics[WR]));
   ours = new Map(SIXTEENTHS.map((q, j) => [q, { stores: o[4 * j]!, storesLeft: o[4 * j + 1]!, copy: o[4 * j + 2]!, copyLeft: o[4 * j + 3]! }]));
+  const d = durations('sweep');
+  h200Time = new Map(PROBE_SIXTEENTHS.map((q, j) => [q, { stores: d[5 * j + 1]!, copy: d[5 * j + 3]! }]));
+  const od = ks.map((k) => Number(k.metrics[DUR]));
+  ourTime = new Map(SIXTEENTHS.map((q, j) => [q, { stores: od[4 * j]!, copy: od[4 * j + 2]! }]));
   expect(ks.map((k) => Number(k.metrics[PERSIST]))).toEqual(SIXTEENTHS.flatMap((q) => Array(4).fill((q * 62_914_560) / 16)));
 });
 
@@ -69,5 +78,38 @@ describe('dirty data the L2 keeps by set-aside vs the H200 probe', () => {
     // and an 8 MiB buffer written one block per SM costs no DRAM writes, even with 10/16 set aside
     expect(dflt![0]!).toBeLessThan(0.1e6);
     expect(writes('max')[1]!).toBeLessThan(0.1e6);
+  });
+});
+
+/**
+ * The set-aside's effect on time (issue #40): the dirty room the set-aside leaves bounds the L2's
+ * write-back rate (arch l2DirtyTurnoverNs, l2WriteBackShadow; src/timing/model.ts: a store waits for
+ * the write-back of the line it evicted, a fill behind write-backs waits too). The H200: the
+ * stores take 16.2 us with up to 4/16 set aside, 20.7 / 21.1 / 45.7 us with 6 / 8 / 10, while DRAM is
+ * busy only 27 % of the time at 10/16 (test/fidelity/probes/setaside_time); the copy 12.2-12.6 us,
+ * 13.6 / 20.5 at 8 / 10.
+ */
+describe('the stores and the copy take longer as the set-aside shrinks the dirty room (H200 sweep, timed)', () => {
+  const us = (ns: number) => (ns / 1e3).toFixed(1).padStart(5);
+  it('each duration within 20 % of the H200 (the worst: the stores at 6/16, 17 % short)', () => {
+    const off: string[] = [];
+    for (const q of SIXTEENTHS) {
+      const h = h200Time.get(q)!;
+      const o = ourTime.get(q)!;
+      console.log(`set-aside ${String(q).padStart(2)}/16  stores: H200 ${us(h.stores)} warpsight ${us(o.stores)} us   copy: H200 ${us(h.copy)} warpsight ${us(o.copy)} us`);
+      for (const k of ['stores', 'copy'] as const) if (Math.abs(o[k] / h[k] - 1) > 0.2) off.push(`${q}/16 ${k}: H200 ${us(h[k])}, warpsight ${us(o[k])} us`);
+    }
+    expect(off).toEqual([]);
+  });
+
+  it('10/16 set aside: the stores take 2.5-3.5x as long as with none (H200 2.8x), the copy 1.3-2x (H200 1.6x)', () => {
+    for (const m of [h200Time, ourTime]) {
+      const st = m.get(10)!.stores / m.get(0)!.stores;
+      const cp = m.get(10)!.copy / m.get(0)!.copy;
+      expect(st).toBeGreaterThan(2.5);
+      expect(st).toBeLessThan(3.5);
+      expect(cp).toBeGreaterThan(1.3);
+      expect(cp).toBeLessThan(2);
+    }
   });
 });

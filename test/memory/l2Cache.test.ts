@@ -92,6 +92,24 @@ describe('L2Cache', () => {
     expect(l2.read(1, 15, HINT_UNCHANGED)).toBe(0);
   });
 
+  it('reports its dirty room: the dirty cap of each set, less the set-aside ways and cleanWays', () => {
+    // 8 sets of 16 ways, dirtyWays 7.71 and cleanWays 4 as the H200's: 7 or 8 ways per set without a
+    // set-aside (the fraction dithered), 2 with 10/16 set aside, 4 with 8/16 (src/timing/model.ts
+    // bounds the write-back rate by it)
+    const { dram, l2 } = small(128 * 16 * 8, { dirtyWays: 7.71, cleanWays: 4 });
+    const ways = () => l2.dirtyRoomBytes() / 128 / 8;
+    expect(ways()).toBeGreaterThanOrEqual(7);
+    expect(ways()).toBeLessThanOrEqual(8);
+    l2.setPersistingBytes((128 * 16 * 8 * 10) / 16);
+    expect(ways()).toBe(2);
+    l2.setPersistingBytes((128 * 16 * 8 * 8) / 16);
+    expect(ways()).toBe(4);
+    // the dirty data it holds while a kernel runs stays within that room: 128 lines written whole
+    for (let line = 0; line < 128; line++) l2.write(line, 15, 15, HINT_UNCHANGED);
+    expect(l2.dirtySectors() * 32).toBeLessThanOrEqual(l2.dirtyRoomBytes());
+    expect(dram.writeSectors * 32).toBeGreaterThanOrEqual(128 * 128 - l2.dirtyRoomBytes());
+  });
+
   it('writes back dirty sectors on eviction and on flush', () => {
     const { dram, l2 } = small(128 * 16); // one set of 16 ways
     for (let line = 0; line < 17; line++) l2.write(line, 0b0011, 0b0011, HINT_UNCHANGED);

@@ -146,6 +146,8 @@ export const a100Sources: ArchSources = {
   'throughput.l2AtomicOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   'throughput.l2AtomicFloatOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   'throughput.l2AtomicSmTurns': '[INFER] as the H200 (test/fidelity/probes/occupancy)',
+  'throughput.l2DirtyTurnoverNs': '[INFER] not measured: absent, no limit (the H200\'s is in test/fidelity/probes/setaside_time)',
+  'throughput.l2WriteBackShadow': '[INFER] not measured: absent (see l2DirtyTurnoverNs)',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (0.746 us); RRZE\'s small-kernel data gives about the same per-kernel cost on A100-80 and H200 (hardware-rules.md §8.3)',
   blockBarriersPerSm: 'absent: cuda_occupancy.h applies the block-barrier limit from compute capability 9 only, so barriers do not limit occupancy on sm_80',
   'carveoutPolicy.blocksFactor': FROM_H200,

@@ -117,6 +117,8 @@ export const h100Sources: ArchSources = {
   'throughput.l2AtomicOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   'throughput.l2AtomicFloatOpNs': '[INFER] as the H200 (test/fidelity/probes/atomics)',
   'throughput.l2AtomicSmTurns': '[INFER] as the H200 (test/fidelity/probes/occupancy)',
+  'throughput.l2DirtyTurnoverNs': '[INFER] as the H200 (test/fidelity/probes/setaside_time): the same L2 design with 50 MiB',
+  'throughput.l2WriteBackShadow': '[INFER] as the H200 (test/fidelity/probes/setaside_time)',
   launchOverheadNs: '[INFER] the H200\'s graph-replay GPU time per kernel (groundtruth launch_overhead.txt, 0.746 us); same driver and GPU front end assumed',
   blockBarriersPerSm: '[SRC] cuda_occupancy.h cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 x 32 blocks on cc 9',
   'carveoutPolicy.blocksFactor': `${SAME_SM}: driver carveout rule fitted on the H200 (src/arch/carveout.ts)`,

@@ -150,6 +150,8 @@ export const p100Sources: ArchSources = {
   'throughput.l2AtomicOpNs': AS_A100,
   'throughput.l2AtomicFloatOpNs': AS_A100,
   'throughput.l2AtomicSmTurns': AS_A100,
+  'throughput.l2DirtyTurnoverNs': AS_A100,
+  'throughput.l2WriteBackShadow': AS_A100,
   launchOverheadNs: AS_A100,
   blockBarriersPerSm: 'absent: cuda_occupancy.h applies the block-barrier limit from compute capability 9 only',
   'carveoutPolicy.blocksFactor': 'absent: dedicated shared memory on 6.0, no carveout to choose',
