@@ -202,6 +202,8 @@ export class L2Cache {
   /** dirty-line cap per set (non-persisting lines) while a kernel runs, and once it has ended */
   private readonly dirtyCap: Uint8Array;
   private readonly idleDirtyCap: Uint8Array;
+  /** the dirty caps' sum in bytes (dirtyRoomBytes), kept as setPersistingBytes sets them */
+  private dirtyRoom = 0;
   /** dirty lines of any class per set once the kernel has ended (idleDirtyWays, dithered; settleDirty) */
   private readonly idleAnyCap: Uint8Array;
   private readonly dirtyWays: number;
@@ -394,6 +396,7 @@ export class L2Cache {
   setPersistingBytes(bytes: number): void {
     this.touchedAll = true;
     const totalWays = Math.min(this.sets * this.ways, Math.floor((bytes / this.nominalBytes) * this.sets * this.ways + 1e-9));
+    let capWays = 0;
     for (let s = 0; s < this.sets; s++) {
       const q = Math.floor(((s + 1) * totalWays) / this.sets) - Math.floor((s * totalWays) / this.sets);
       this.quota[s] = q;
@@ -401,11 +404,13 @@ export class L2Cache {
       const dither = (s * 0.6180339887498949) % 1;
       const room = this.ways - q - this.cleanWays;
       this.dirtyCap[s] = Math.max(1, Math.floor(Math.min(this.dirtyWays, room) + dither));
+      capWays += this.dirtyCap[s]!;
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
       const base = s * this.ways;
       for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.setCls(base + w, CLS_NORMAL);
     }
+    this.dirtyRoom = capWays * this.lineSize;
   }
 
   /** cudaCtxResetPersistingL2Cache: every persisting line becomes normal */
@@ -520,9 +525,7 @@ export class L2Cache {
 
   /** bytes the L2 lets stay dirty while a kernel runs: the per-set dirty caps (dirtyWays, cleanWays, set-aside) */
   dirtyRoomBytes(): number {
-    let ways = 0;
-    for (let s = 0; s < this.sets; s++) ways += this.dirtyCap[s]!;
-    return ways * this.lineSize;
+    return this.dirtyRoom;
   }
 
   /** resident persisting (evict-last) lines */
