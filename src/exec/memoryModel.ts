@@ -161,7 +161,7 @@ export class SyncVersions {
 }
 
 /** the active lanes' addresses (a register of pointers, or an immediate address) */
-function laneAddrs(op: { reg: number } | { imm: number | bigint }): (w: Warp) => ArrayLike<number> {
+export function laneAddrs(op: { reg: number } | { imm: number | bigint }): (w: Warp) => ArrayLike<number> {
   if ('reg' in op) {
     const r = op.reg;
     return (w) => w.reg(r) as Float64Array;

@@ -14,6 +14,7 @@ import type { Exec } from './codegen.js';
 import type { InstrClass } from './compile.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genGlobalAccess, readScalar, threadDesc } from './memOps.js';
+import { laneAddrs } from './memoryModel.js';
 import type { PeerEnv } from './peerEnv.js';
 import type { RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
@@ -239,10 +240,8 @@ function timedWrite(i: St | Atom, env: ExecEnv): { before(w: Warp): void; after(
   const obs = env.observer;
   const elem = i.op === 'atom' ? i.type : i.elem;
   if (!arrivals || startNs === undefined || !obs || !env.syncVersions || elem.tag !== 'scalar') return null;
-  const addr = i.addr;
   const olds: (number | bigint)[] = new Array(32);
-  const imm = 'imm' in addr ? new Float64Array(32).fill(Number(addr.imm)) : null;
-  const addrs = (w: Warp): ArrayLike<number> => imm ?? (w.reg((addr as { reg: number }).reg) as Float64Array);
+  const addrs = laneAddrs(i.addr);
   return {
     before: (w) => {
       const a = addrs(w);

@@ -11,7 +11,7 @@
  * registers or constants), not variables that may change between the add and the subtract. The add
  * that only the subtraction read goes (no instruction). The kernel is rewritten (a copy).
  */
-import { defsAndReaders, readsOf, writesOf } from '../ir/regUse.js';
+import { defsAndReaders, readsOf } from '../ir/regUse.js';
 import type { Instr, KernelIR, Operand } from '../ir/types.js';
 import { isInt } from '../ir/typesys.js';
 import { mapOperands } from './loadCse.js';

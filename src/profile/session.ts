@@ -6,7 +6,7 @@
 import type { KernelResult } from '../../types/report.schema.js';
 import type { Arch } from '../arch/types.js';
 import { KernelFault, UserError } from '../errors.js';
-import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, LaunchOpts, ParamTypes, ProgramContext, ProgramDef, ScalarArgs } from '../kernel/define.js';
+import type { AccessPolicyWindowSpec, ArgVals, Dim3, KernelDef, LaunchConfig, ParamTypes, ProgramDef, ScalarArgs } from '../kernel/define.js';
 import { dim3 } from '../kernel/define.js';
 import { u32 } from '../ir/typesys.js';
 import { Host } from '../kernel/host.js';
@@ -104,7 +104,6 @@ export class Session {
   /** block times of unprofiled launches, by kernel, launch and arguments: a repeat takes the first run's */
   private readonly blockTimes = new Map<string, Float64Array>();
   private readonly irCache = new Map<KernelDef, ReturnType<typeof buildKernel>>();
-  private usedParams = new Set<string>();
   /** with `explain`: the memory instructions of the profiled launches (where `--explain` could point) */
   readonly memoryLocs: SourceLoc[] = [];
   /** the other PEs of a multi-PE program (src/system), for NVSHMEM's device operations */
@@ -389,14 +388,6 @@ export class Session {
       this.irCache.set(def, ir);
     }
     return ir;
-  }
-
-  /** one launch on this device: occupancy, caches, the interpreter; the cache counters come back */
-  private execute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean) {
-    const started = this.startExecute(def, args, scalars, cfg, grid, block, cacheControl, timing, onBlock, explain);
-    const done = started.advance();
-    if (done === null) throw new KernelFault('deadlock', started.describeSpin());
-    return done;
   }
 
   /**

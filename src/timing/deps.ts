@@ -6,7 +6,6 @@
  */
 import type { InstrMeta } from '../exec/compile.js';
 import { readsOf, regs, writesOf } from '../ir/regUse.js';
-import type { Instr } from '../ir/types.js';
 
 export interface SlotDeps {
   /** registers read, per slot */
