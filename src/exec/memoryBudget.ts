@@ -11,8 +11,14 @@ import { totalmem } from 'node:os';
 import { EXIT, UserError } from '../errors.js';
 import { formatBytes } from '../memory/deviceMemory.js';
 
-/** warp instructions between checks: process.memoryUsage.rss() costs microseconds, 65,536 instructions milliseconds */
-export const CHECK_INSTRUCTIONS = 1 << 16;
+/**
+ * warp instructions between checks, counted across launches (a program's many short launches add up):
+ * process.memoryUsage.rss() reads /proc/self/stat, whose cost grows with the process's mappings — 3 us
+ * in a small process, 2.6 ms in an 8-PE Jacobi's (each device page is one): checked every 65,536
+ * instructions, the reads took 8 % of that profile. 2^20 instructions are a fraction of a second of
+ * emulation, and growth between checks comes from device pages, which CHECK_PAGES watches.
+ */
+export const CHECK_INSTRUCTIONS = 1 << 20;
 /** device pages (1 MiB each) made between checks */
 export const CHECK_PAGES = 256;
 
@@ -35,6 +41,18 @@ function budgetFromEnvironment(): Budget {
 
 let budget: Budget | null = null;
 let peak = 0;
+/** warp instructions run since the last check, over every launch of the process */
+let sinceCheck = 0;
+
+/** how many more warp instructions may run before the next check */
+export function instructionsBeforeCheck(): number {
+  return CHECK_INSTRUCTIONS - sinceCheck;
+}
+
+/** a grid ran `n` warp instructions since its last check (or its start) and stops or parks */
+export function noteUnchecked(n: number): void {
+  sinceCheck += n;
+}
 
 /** the highest resident set seen by the checks (and samples) since resetMemoryPeak, in bytes */
 export function memoryPeak(): number {
@@ -59,6 +77,7 @@ export function resetMemoryPeak(): void {
  * (kernel file:line, kernel name) and `done` how far it got
  */
 export function checkMemory(where: () => string): void {
+  sinceCheck = 0;
   const rss = process.memoryUsage.rss();
   if (rss > peak) peak = rss;
   budget ??= budgetFromEnvironment();

@@ -23,7 +23,7 @@
  */
 import { KernelFault } from '../errors.js';
 import { devicePagesMade, Page } from '../memory/deviceMemory.js';
-import { CHECK_INSTRUCTIONS, CHECK_PAGES, checkMemory } from './memoryBudget.js';
+import { CHECK_INSTRUCTIONS, CHECK_PAGES, checkMemory, instructionsBeforeCheck, noteUnchecked } from './memoryBudget.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
 import { RegFile } from './regFile.js';
@@ -487,17 +487,23 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
 
   const memsys = env.memsys;
   // the emulator's memory budget (memoryBudget.ts), checked between rounds as instructions run and pages are made
-  let memCheckAt = CHECK_INSTRUCTIONS;
+  let memCheckAt = instructionsBeforeCheck();
+  /** totalInstr at this grid's last check (or start, or last park) */
+  let checkedAt = 0;
   let memPagesAt = devicePagesMade() + CHECK_PAGES;
   const running = (): string => {
     const loc = prog.meta[0];
     return `${loc ? `${loc.file}: ` : ''}kernel '${env.kernel.name}', after ${totalInstr.toLocaleString('en-US')} warp instructions (blocks ${nextBlock} of ${totalBlocks} started)`;
   };
   const advance = (): 'done' | 'parked' => {
+    // a resumed grid's next check: after what the launches run meanwhile left of the interval
+    memCheckAt = totalInstr + instructionsBeforeCheck();
     try {
       return advanceRounds();
     } finally {
       runTally.flush(inst, thr, thrOn);
+      noteUnchecked(totalInstr - checkedAt);
+      checkedAt = totalInstr;
     }
   };
   const advanceRounds = (): 'done' | 'parked' => {
@@ -510,6 +516,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
         if (totalInstr >= memCheckAt || devicePagesMade() >= memPagesAt) {
           memCheckAt = totalInstr + CHECK_INSTRUCTIONS;
           memPagesAt = devicePagesMade() + CHECK_PAGES;
+          checkedAt = totalInstr;
           checkMemory(running);
         }
         const progressed = runBlock(b);

@@ -1,7 +1,7 @@
 /**
  * The emulator's memory budget (src/exec/memoryBudget.ts, issue 38): past it, the run ends with one
  * located `error:` line instead of the machine's out-of-memory killer. A budget below what any
- * profile needs shows the check firing at its first look (65,536 warp instructions).
+ * profile needs shows the check firing at its first look (1,048,576 warp instructions).
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -16,7 +16,7 @@ describe('the emulator memory budget', () => {
     });
     expect(r.status).toBe(3);
     expect(r.stderr.trim()).toMatch(
-      /^error: test\/fixtures\/long_loop\.ts: kernel 'long_loop', after 65,536 warp instructions \(blocks 1 of 1 started\): the emulator's own memory reached \d+(\.\d+)? MiB, over its budget of 50 MiB \(WARPSIGHT_MEMORY_BUDGET_MB\); profile a smaller launch \(--grid, --param\) or touch less device memory, or run with --no-timing$/,
+      /^error: test\/fixtures\/long_loop\.ts: kernel 'long_loop', after 1,048,576 warp instructions \(blocks 1 of 1 started\): the emulator's own memory reached \d+(\.\d+)? MiB, over its budget of 50 MiB \(WARPSIGHT_MEMORY_BUDGET_MB\); profile a smaller launch \(--grid, --param\) or touch less device memory, or run with --no-timing$/,
     );
   });
 });
