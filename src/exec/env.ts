@@ -26,6 +26,8 @@ export interface MemorySystem {
   readonly staleLines?: number;
   staleCopy?(sm: number, line: number): Uint8Array | undefined;
   keepStale?(sm: number, line: number, before: Uint8Array): void;
+  /** a load's lanes read an SM's stale copy (what makes a launch's values depend on the cache model) */
+  noteStaleRead?(): void;
   /** after access(): lines written while another L1 holds them; (line, sectors) pairs of stale copies brought up to date */
   readonly sharedWrites?: readonly number[];
   readonly refreshes?: readonly number[];

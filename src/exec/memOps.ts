@@ -419,6 +419,7 @@ function staleL1(env: ExecEnv, i: GlobalLd | GlobalSt, undo: Page[ViewName], com
         copy = memsys.staleCopy(w.sm, line);
       }
       if (!copy) continue;
+      memsys.noteStaleRead?.();
       const d = new DataView(copy.buffer);
       for (let k = 0; k < comps; k++) (w.reg(dsts[k] as number) as RegArray)[l] = getScalar(d, addr - line * 128 + k * csize, kind) as never;
     }

@@ -349,6 +349,11 @@ export class MemoryHierarchy {
   staleCopy(sm: number, line: number): Uint8Array | undefined {
     return this.l1.staleCopy(sm, line);
   }
+  /** loads that read a stale L1 copy, over the hierarchy's life (Session: may a repeated launch skip the caches) */
+  staleReads = 0;
+  noteStaleRead(): void {
+    this.staleReads++;
+  }
   keepStale(sm: number, line: number, before: Uint8Array): void {
     this.l1.keepStale(sm, line, before);
   }

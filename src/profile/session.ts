@@ -114,6 +114,17 @@ export class Session {
   private collectiveLaunch = false;
   /** the memory synchronization domain of the program launch being started, and its log of slow writes (device/syncDomains.ts) */
   private domainLaunch: { view: DomainLaunch; log: SlowWriteLog } | null = null;
+  /**
+   * blockTimes' keys whose first run read no stale L1 copy (memory/l1Cache.ts): its values did not
+   * depend on the cache model, so a repeat runs without it (functionally: the cache model only counts
+   * and times, and the repeat's counts are not reported and its times are the first run's). Only with
+   * --cache-control all (ncu's default): every profiled launch starts from flushed caches, so the L2
+   * that the repeats would have left reaches no reported counter, only the times of later unprofiled
+   * launches of other kernels or arguments (which find the L2 as the launches before the repeats left
+   * it: in a loop's steady state the same lines). With `none` a profiled launch sees the L2 that
+   * earlier launches left (a cleaning kernel repeated before each measurement): every launch is simulated.
+   */
+  private readonly functionalRepeats = new Set<string>();
   /** the slow writes of each cached launch (blockTimes' key): a cached launch runs without the timing model that notes them */
   private readonly slowWriteLogs = new Map<string, SlowWriteLog>();
 
@@ -251,6 +262,8 @@ export class Session {
     const dependent = sync?.inFlightNs != null;
     const cached = w.profile || dependent ? undefined : this.blockTimes.get(key);
     const timed = (this.opts.timing ?? true) && !cached;
+    const functional = cached !== undefined && this.opts.cacheControl === 'all' && this.functionalRepeats.has(key);
+    const staleReadsBefore = this.memsys.staleReads;
     const clk = this.opts.arch.smClockHz;
     const durations = cached ?? new Float64Array(nBlocks);
     const onBlock = timed ? (linear: number, s: number, e: number) => void (durations[linear] = ((e - s) / clk) * 1e9) : undefined;
@@ -265,6 +278,7 @@ export class Session {
       }
       if (!w.profile && !cached && !dependent) {
         this.blockTimes.set(key, durations);
+        if (this.memsys.staleReads === staleReadsBefore) this.functionalRepeats.add(key);
         if (log) this.slowWriteLogs.set(key, log);
       }
       const slowWrites = cached ? this.slowWriteLogs.get(key) : log;
@@ -293,7 +307,7 @@ export class Session {
           },
         };
       } else {
-        const st = this.startExecute(d, args, scalars, cfg, grid, block, 'none', timed, onBlock, undefined, external);
+        const st = this.startExecute(d, args, scalars, cfg, grid, block, functional ? null : 'none', timed, onBlock, undefined, external);
         step = {
           grid: st.grid,
           describeSpin: st.describeSpin,
@@ -395,7 +409,11 @@ export class Session {
    * other work (a program's co-running kernels, copies, other PEs) it is advanced again after their
    * writes (`external`: the write epoch), its cache counters set aside meanwhile
    */
-  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none', timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number, sample?: SampleOptions) {
+  /**
+   * `cacheControl` null: the launch runs without the cache model (a repeat whose block times are
+   * known and whose values do not depend on it: runKernelWork), its memory accesses straight to memory
+   */
+  private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none' | null, timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number, sample?: SampleOptions) {
     const o = this.opts;
     const ir = this.irOf(def);
     checkLaunch(def.name, grid, block, cfg.dynamicShared ?? 0, ir.sharedStaticBytes, o.arch);
@@ -407,8 +425,8 @@ export class Session {
     const planned = sample ? (gridWorkspace === undefined ? planSample(o.arch, grid, occ.blocksPerSm, sample) : 'a cooperative launch needs every block resident') : null;
     const plan: SamplePlan | null = planned !== null && typeof planned !== 'string' ? planned : null;
     const arch = plan ? sliceArch(o.arch, plan) : o.arch;
-    const memsys = plan ? new MemoryHierarchy(arch, sliceHierarchyOptions(plan)) : this.memsys;
-    memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
+    const memsys = plan ? new MemoryHierarchy(arch, sliceHierarchyOptions(plan)) : cacheControl === null ? null : this.memsys;
+    if (memsys && cacheControl) memsys.beginLaunch({ cacheControl, l1Bytes: occ.l1Bytes });
     const run = startLaunch(def, ir, args, scalars, cfg, occ.blocksPerSm, {
       arch,
       file: o.file,
@@ -435,6 +453,10 @@ export class Session {
       grid: run.grid,
       describeSpin: (alone?: boolean) => run.grid.describeSpin(alone),
       advance: () => {
+        if (memsys === null) {
+          const out = run.advance();
+          return out && { out, occ, cache: {} };
+        }
         const others = aside ? this.memsys.swapCounters(aside) : null;
         const out = run.advance();
         if (out === null) {
