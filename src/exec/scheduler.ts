@@ -99,6 +99,8 @@ class BlockSlot {
   linear = -1;
   threads = 0;
   readonly barriers = new Map<number, PendingBarrier>();
+  /** a completed barrier's record, emptied for the block's next one (a block passes many) */
+  spareBarrier: PendingBarrier | null = null;
   constructor(
     readonly slot: number,
     readonly sm: number,
@@ -295,7 +297,9 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     if (lanes === 0) return;
     let bar = b.barriers.get(id);
     if (!bar) {
-      bar = { arrived: 0, count, waiting: [], sites: new Set(), arrivals: new Map() };
+      bar = b.spareBarrier ?? { arrived: 0, count, waiting: [], sites: new Set(), arrivals: new Map() };
+      b.spareBarrier = null;
+      bar.count = count;
       b.barriers.set(id, bar);
     } else if (bar.count !== count) {
       const aliasing = id === 0 && (bar.count === 0 || count === 0);
@@ -329,6 +333,11 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     for (const w of bar.waiting) w.state = WarpState.Running;
     env.check?.barrierRelease(b.linear, id, bar.waiting);
     b.barriers.delete(id);
+    bar.arrived = 0;
+    bar.waiting.length = 0;
+    bar.sites.clear();
+    bar.arrivals.clear();
+    b.spareBarrier = bar;
     return true;
   };
 
@@ -499,7 +508,9 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     // a resumed grid's next check: after what the launches run meanwhile left of the interval
     memCheckAt = totalInstr + instructionsBeforeCheck();
     try {
-      return advanceRounds();
+      const state = advanceRounds();
+      if (state === 'done') regs.release();
+      return state;
     } finally {
       runTally.flush(inst, thr, thrOn);
       noteUnchecked(totalInstr - checkedAt);
