@@ -67,7 +67,9 @@ describe('shared memory vs the H200', () => {
     const nway = (kernel: string) => {
       const wf = all.find((x) => x.kernel === kernel && x.metric === WAVEFRONTS[0])?.warpsight ?? 0;
       const n = all.find((x) => x.kernel === kernel && x.metric === EXACT[0])?.warpsight ?? 1;
-      return wf / n;
+      // the bank model's n-way, rounded: the timing model's replays (shared accesses meeting the other
+      // blocks' global stores on the SM, test/fidelity/wavefronts.test.ts) add a few % on top, as the H200's do
+      return Math.round(wf / n);
     };
     // the row writes and column reads are one LDS per row each: 524,288 LDS, half of them... all column reads
     expect(nway('sh_transpose_32x32_bd32x32')).toBe(32);
