@@ -2,8 +2,10 @@
  * Family 2 of the H200 ground truth (ncu_raw_sh.csv) and the shared side of families 7 and 8, through
  * `warpsight validate`'s code: shared load/store instructions exact, wavefronts within 10 %, bank
  * conflicts within 10 % of the H200's wavefronts. The H200 reports a few % of "conflicts" even on
- * conflict-free code (L1 traffic sharing the data banks, groundtruth surprise 2); Warpsight does not
- * imitate that noise, so its conflicts are judged against the wavefronts, not against that noise.
+ * conflict-free code (L1 traffic sharing the data banks, groundtruth surprise 2); Warpsight's timing
+ * model counts the part of it measured since (32-bit shared accesses meeting global data or block
+ * starts on their SM: test/fidelity/wavefronts.test.ts), so its conflicts are judged against the
+ * wavefronts, not against that noise.
  *
  * The sh_ld, transpose and warp-specialised launches are the shared full-size profiles
  * (test/fidelity/reports.ts); the block reductions run on a reduced grid (every block does the same
