@@ -57,7 +57,8 @@ function scanKernel(name: string, load: boolean) {
   });
 }
 
-const withLoad = scanKernel('scanExclusiveShared', true);
+// named apart from the cuda-samples run's scanExclusiveShared (fidelityKernels() takes the first of a name)
+const withLoad = scanKernel('scanExclusiveShared_wave', true);
 const noLoad = scanKernel('scanExclusiveShared_nl', false);
 
 /** the H200's launches of h200/wf_g1056.csv, wf_nl.csv and wf_nl1056.csv, in that order */
