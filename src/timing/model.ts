@@ -645,8 +645,15 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   /** the meetings so far, per global kind (at its CO_ index): fractions, rounded once the rates make them replays */
   const meetings = new Float64Array(CO_KINDS);
   const perBucket = 1 / BUCKET;
-  /** an event of `amount` (bank-weighed wavefronts, requests or a start) of tally `co` at cycle t on SM sm */
-  const collide = (sm: number, co: number, t: number, amount: number): void => {
+  /**
+   * an event of tally `co` on SM sm: at cycle coArg[0], of coArg[1] (bank-weighed wavefronts,
+   * requests or a start). The two doubles go through a typed array: a call that is not inlined boxes
+   * its double arguments (an allocation per access), the SM and the tally are small integers
+   */
+  const coArg = new Float64Array(2);
+  const collide = (sm: number, co: number): void => {
+    const t = coArg[0] as number;
+    const amount = coArg[1] as number;
     const at = sm * CO_KINDS;
     const x = amount * perBucket;
     if (co === CO_LDS) {
@@ -806,7 +813,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // the SM's launcher starts one block per ctaLaunch cycles; a slot takes its next block blockRetire after its last one ended
     const launchAt = Math.max(free, smLauncher[sm] as number);
     smLauncher[sm] = launchAt + P.ctaLaunch;
-    if (RP) collide(sm, CO_START, launchAt, 1);
+    if (RP) {
+      coArg[0] = launchAt;
+      coArg[1] = 1;
+      collide(sm, CO_START);
+    }
     bLinear[rec] = linear;
     bSlot[rec] = slot;
     bSm[rec] = sm;
@@ -1223,7 +1234,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
       // the access takes its share of the data stage's 32 banks (a broadcast one bank, a conflict-free
       // row all 32 per wavefront): a one-lane STS or a broadcast LDS hardly meets global data (the
       // H200's uniformUpdate: 155 extra wavefronts on 32,768 broadcast LDS beside as many STG.128)
-      if ((coKind[pc] as number) >= 0) collide(sm, coKind[pc] as number, ts, Math.min(n, lines / 32));
+      if ((coKind[pc] as number) >= 0) {
+        coArg[0] = ts;
+        coArg[1] = Math.min(n, lines / 32);
+        collide(sm | 0, coKind[pc] as number);
+      }
       if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
@@ -1317,8 +1332,9 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     }
     if ((coKind[pc] as number) >= 0) {
       // a load's data enters the L1's data stage as it returns; a store's is read there as the L1 takes the request
-      if (k === K_LDG) collide(sm, coKind[pc] as number, done, 1);
-      else collide(sm, coKind[pc] as number, t1, 1);
+      coArg[0] = k === K_LDG ? done : t1;
+      coArg[1] = 1;
+      collide(sm | 0, coKind[pc] as number);
     }
     if (k === K_LDG || k === K_ATOM) {
       // with cold caches (ncu --cache-control all) a hit is mostly on a line a sibling warp is still
