@@ -158,6 +158,24 @@ export interface Arch {
      */
     l2WriteBackShadow?: number;
   };
+  /**
+   * Replays of conflict-free shared accesses by global traffic on the same SM at the same time (timing
+   * model): the L1's data stage, busy with another warp's global data or a block starting, makes a
+   * shared access take one more wavefront. Each figure is the extra wavefronts per event when the
+   * SM's shared data stage is busy with the colliding kind of access the whole time (one wavefront a
+   * cycle); less busy, proportionally fewer. Absent: none (every shared access at its bank model's
+   * wavefronts, with or without timing).
+   */
+  sharedReplay?: {
+    /** STS wavefronts per 128-bit global load request (LDG.E.128) whose data returns to the SM */
+    stsPerLdg128: number;
+    /** LDS wavefronts per 128-bit global store request (STG.E.128) whose data the SM reads */
+    ldsPerStg128: number;
+    /** LDS wavefronts per narrower global store request (STG.E, STG.E.64) */
+    ldsPerStgNarrow: number;
+    /** LDS wavefronts per block starting on the SM */
+    ldsPerBlockStart: number;
+  };
   /** fixed launch overhead in ns added to gpu__time_duration */
   launchOverheadNs: number;
   /**

@@ -39,7 +39,8 @@ export interface ExecObserver {
   issue(w: Warp, index: number): void;
   /**
    * a memory request: a global one's outcome, sectors and distinct 128-B lines; a shared one's
-   * wavefronts as `sectors` (and no lines). A global atomic's also: the operations it takes at its
+   * wavefronts as `sectors` and, as `lines`, the distinct 32-bit words it moves (its share of the 32
+   * banks: a broadcast moves one; the timing model's shared replays weigh it). A global atomic's also: the operations it takes at its
    * L2 slice (`atomicOps`, memOps.ts atomicOps) and its first lane's 128-B line (which slice)
    */
   memory(w: Warp, index: number, outcome: AccessOutcome | null, sectors: number, lines: number, atomicOps?: number, line?: number): void;

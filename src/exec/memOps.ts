@@ -494,7 +494,7 @@ export function genSharedAccess(
     c.wavefrontsIdeal[index] = (c.wavefrontsIdeal[index] as number) + r.ideal;
     c.requests[index] = (c.requests[index] as number) + 1;
     c.bytes[index] = (c.bytes[index] as number) + popc(m) * size;
-    if (env.observer) env.observer.memory(w, index, null, r.wavefronts, 0);
+    if (env.observer) env.observer.memory(w, index, null, r.wavefronts, r.words);
   };
   // an LDGSTS is explained by its global half (the request its slot counts sectors for)
   return env.explain && copy === null ? env.explain.wrap(run, index, i.loc, size, 'shared', addrSource(i.addr)) : run;

@@ -9,6 +9,8 @@
 export interface BankResult {
   wavefronts: number;
   ideal: number;
+  /** the distinct 32-bit words the lanes read or write */
+  words: number;
 }
 
 const BANKS = 32;
@@ -29,7 +31,7 @@ export class SharedBanks {
   private readonly countGen = new Int32Array(BANKS);
   private gen = 0;
   /** the result of the last run (one object, read at once by the caller) */
-  private readonly result: BankResult = { wavefronts: 0, ideal: 0 };
+  private readonly result: BankResult = { wavefronts: 0, ideal: 0, words: 0 };
 
   /**
    * wavefronts for lanes in `mask` accessing `size` bytes at byte offsets offs[lane] (valid offsets
@@ -65,6 +67,7 @@ export class SharedBanks {
       }
     }
     const r = this.result;
+    r.words = unique;
     if (unique === 0) {
       r.wavefronts = r.ideal = 0;
       return r;

@@ -288,6 +288,25 @@ function domainCycles(d: { view: DomainLaunch; log: SlowWriteLog }, clockHz: num
   };
 }
 
+/**
+ * The timing model's shared replays (TimingModel.sharedReplays) added to the interpreter's shared
+ * wavefronts: each is one more wavefront of its op, and ncu counts it as a bank conflict too (the
+ * scan's 36,652 extra LDS and 15,586 extra STS wavefronts are its conflict counts exactly;
+ * test/fidelity/groundtruth/cuda-samples)
+ */
+function addSharedReplays(m: Record<string, number>, r: { ld: number; st: number }): void {
+  if (r.ld === 0 && r.st === 0) return;
+  const add = (id: string, v: number): void => {
+    m[id] = (m[id] ?? 0) + v;
+  };
+  add('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', r.ld);
+  add('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum', r.st);
+  add('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', r.ld + r.st);
+  add('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', r.ld);
+  add('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', r.st);
+  add('l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum', r.ld + r.st);
+}
+
 /** a finished grid's counters, timing and explanations as its report entry's base */
 function finishLaunch(
   def: KernelDef,
@@ -316,12 +335,19 @@ function finishLaunch(
     const aduInstructions = Number(interpreted['sm__inst_executed_pipe_adu.sum']);
     timed = timing.finish({ ...traffic, sharedWavefronts, lsuMiscInstructions, aduInstructions });
   }
+  // shared accesses replayed where they met global traffic on their SM: a matter of time, so only the
+  // timing model sees them (without it, every shared access keeps its bank model's wavefronts). They
+  // are counted, not timed: the shared stage's calendar and the L1 data pipe's share above (finish)
+  // take the bank model's wavefronts
+  const replays = timing ? timing.sharedReplays() : null;
+  if (replays) addSharedReplays(interpreted, replays);
   let counted = interpreted;
   if (tally) {
     // the whole grid's counts: per instruction, and the kernel's totals from them
     const plan = tally.plan;
     scaleCounters(env.counters, plan.scale);
     counted = kernelMetrics(prog, env.counters, plan.total, plan.total * (stats.warps / Math.max(1, stats.blocks)));
+    if (replays) addSharedReplays(counted, { ld: Math.round(replays.ld * plan.scale), st: Math.round(replays.st * plan.scale) });
     timed = scaleTimingMetrics(timed, plan);
   }
   const metrics: Record<string, number | string> = { ...counted };

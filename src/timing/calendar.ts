@@ -239,6 +239,16 @@ export class Calendars {
     }
   }
 
+  /**
+   * Units reserved on calendar c in the bucket holding cycle t (0 outside the window: a bucket not yet
+   * reached has none, and none can be asked for before the horizon). A calendar used as a tally of
+   * events per bucket (a rate it never fills) reads its counts here.
+   */
+  usedAt(c: number, t: number): number {
+    const b = ((t / BUCKET) | 0) - this.origin;
+    return b >= 0 && b < this.buckets ? (this.used[b * this.count + c] as number) : 0;
+  }
+
   /** total units reserved on calendar c (for utilisation) */
   total(c: number): number {
     let s = this.pastTotal[c] as number;

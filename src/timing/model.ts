@@ -32,7 +32,7 @@ import type { InstrClass, InstrMeta } from '../exec/compile.js';
 import type { AccessOutcome, ExecObserver } from '../exec/env.js';
 import { type Warp, WarpState } from '../exec/warp.js';
 import { type Instr, type KernelIR, MAX_ASYNC_GROUPS, type Operand } from '../ir/types.js';
-import { Calendars } from './calendar.js';
+import { BUCKET, Calendars } from './calendar.js';
 import type { RemoteLink } from '../arch/remoteLink.js';
 import { slotDeps, type SlotDeps } from './deps.js';
 
@@ -114,6 +114,12 @@ export interface LaunchTraffic {
 
 export interface TimingModel {
   observer: ExecObserver;
+  /**
+   * the extra shared wavefronts the launch's conflict-free shared accesses took where they met global
+   * traffic or block starts on their SM (arch sharedReplay): LDS and STS, whole numbers;
+   * known once the interpreter is done, before finish
+   */
+  sharedReplays(): { ld: number; st: number };
   /** ncu metrics of the launch, given what the counters saw (LaunchTraffic) */
   finish(traffic: LaunchTraffic): Record<string, number>;
 }
@@ -157,6 +163,8 @@ export interface TimingParams {
   atomicSmTurns: boolean;
   /** fences, L1 invalidations and sleeps */
   mm: MemoryModelCosts;
+  /** replays of shared accesses by global traffic on the SM (arch sharedReplay; null: none) */
+  sharedReplay: NonNullable<Arch['sharedReplay']> | null;
 }
 
 export function timingParams(arch: Arch): TimingParams {
@@ -207,6 +215,7 @@ export function timingParams(arch: Arch): TimingParams {
     atomicFloatOpCycles: ((T.l2AtomicFloatOpNs ?? 1.78) * clk) / 1e9,
     atomicSmTurns: T.l2AtomicSmTurns ?? false,
     mm: arch.memoryModel ?? DEFAULT_MEMORY_MODEL,
+    sharedReplay: arch.sharedReplay ?? null,
   };
 }
 
@@ -595,6 +604,66 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const lsuCal = new Calendars(smCount, P.lsuPerCycle, undefined, horizon, runningHorizon);
   const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle, undefined, horizon, runningHorizon);
   const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
+  /**
+   * Shared-access replays (arch sharedReplay, test/fidelity/probes/wavefronts): on the H200
+   * a conflict-free STS takes one more wavefront when it meets the data of a 128-bit global load
+   * returning into its SM's L1, and an LDS when it meets global store data being read there or a
+   * block starting on the SM; the more of the time the shared data stage is busy with that op, the
+   * more of those events meet one. (On the H200 one wave of the scan, its loads all before its STS and
+   * its stores all after its LDS, is exactly ideal; here its blocks, started on an SM a ctaLaunch
+   * apart, still meet a little: 3-5 %, test/fidelity/wavefronts.test.ts.)
+   * Per SM and 64-cycle bucket, a tally of each side: the shared op's wavefronts, weighed by the share
+   * of the 32 banks they use, and each kind of global event. The meetings of a bucket are the events
+   * times the share of the bucket the op keeps the stage busy (the expected coincidences of the two
+   * spread over it); a rate per event at a stage busy all the time makes them replays. Kept as the
+   * product grows with either side, the sum does not depend on the order the interpreter delivers the
+   * events in. The tallies are calendars of a rate they never fill, kept as far back as the others.
+   */
+  const RP = P.sharedReplay;
+  const CO_LDS = 0;
+  const CO_STS = 1;
+  const CO_LDG128 = 2;
+  const CO_STG128 = 3;
+  const CO_STGN = 4;
+  const CO_START = 5;
+  const CO_KINDS = 6;
+  const coCal = new Calendars(RP ? smCount * CO_KINDS : 1, 1 << 20, RP ? undefined : 1, horizon, runningHorizon);
+  /** per slot: the tally its accesses go to (-1: none) */
+  const coKind = new Int8Array(nSlots).fill(-1);
+  if (RP)
+    for (let i = 0; i < nSlots; i++) {
+      const m = meta[i] as InstrMeta;
+      // shared memory proper, 32-bit (or narrower) as every access the probes and the scan measured:
+      // the H200's ws_baseline_syncthreads, whose STS.128 follow its LDG.E.128, is exactly ideal (ground
+      // truth family 8). Local accesses take the data stage too but are not shared wavefronts; LDGSTS
+      // writes no register data (cp_cg_memcpy_async_a16: exactly ideal); a generic access's lanes may be either
+      if (m.cls === 'lds' && m.bytes <= 4) coKind[i] = CO_LDS;
+      else if (m.cls === 'sts' && m.bytes <= 4) coKind[i] = CO_STS;
+      else if (m.cls === 'ldg' && m.bytes === 16) coKind[i] = CO_LDG128;
+      else if (m.cls === 'stg') coKind[i] = m.bytes === 16 ? CO_STG128 : CO_STGN;
+    }
+  /** the meetings so far, per global kind (at its CO_ index): fractions, rounded once the rates make them replays */
+  const meetings = new Float64Array(CO_KINDS);
+  const perBucket = 1 / BUCKET;
+  /**
+   * an event of tally `co` on SM sm: at cycle coArg[0], of coArg[1] (bank-weighed wavefronts,
+   * requests or a start). The two doubles go through a typed array: a call that is not inlined boxes
+   * its double arguments (an allocation per access), the SM and the tally are small integers
+   */
+  const coArg = new Float64Array(2);
+  const collide = (sm: number, co: number): void => {
+    const t = coArg[0] as number;
+    const amount = coArg[1] as number;
+    const at = sm * CO_KINDS;
+    const x = amount * perBucket;
+    if (co === CO_LDS) {
+      meetings[CO_STG128] = (meetings[CO_STG128] as number) + x * coCal.usedAt(at + CO_STG128, t);
+      meetings[CO_STGN] = (meetings[CO_STGN] as number) + x * coCal.usedAt(at + CO_STGN, t);
+      meetings[CO_START] = (meetings[CO_START] as number) + x * coCal.usedAt(at + CO_START, t);
+    } else if (co === CO_STS) meetings[CO_LDG128] = (meetings[CO_LDG128] as number) + x * coCal.usedAt(at + CO_LDG128, t);
+    else meetings[co] = (meetings[co] as number) + x * coCal.usedAt(at + (co === CO_LDG128 ? CO_STS : CO_LDS), t);
+    coCal.reserve(at + co, t, amount);
+  };
   const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
   const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
   // the L2's write-backs, and the fills in their wake, at (dirty room) / l2DirtyTurnover bytes per
@@ -744,6 +813,11 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     // the SM's launcher starts one block per ctaLaunch cycles; a slot takes its next block blockRetire after its last one ended
     const launchAt = Math.max(free, smLauncher[sm] as number);
     smLauncher[sm] = launchAt + P.ctaLaunch;
+    if (RP) {
+      coArg[0] = launchAt;
+      coArg[1] = 1;
+      collide(sm, CO_START);
+    }
     bLinear[rec] = linear;
     bSlot[rec] = slot;
     bSm[rec] = sm;
@@ -1157,6 +1231,14 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const k = kind[pc] as number;
     if (k === K_LDS || k === K_STS || k === K_ATOMS) {
       const ts = shCal.reserve(sm, t, n);
+      // the access takes its share of the data stage's 32 banks (a broadcast one bank, a conflict-free
+      // row all 32 per wavefront): a one-lane STS or a broadcast LDS hardly meets global data (the
+      // H200's uniformUpdate: 155 extra wavefronts on 32,768 broadcast LDS beside as many STG.128)
+      if ((coKind[pc] as number) >= 0) {
+        coArg[0] = ts;
+        coArg[1] = Math.min(n, lines / 32);
+        collide(sm | 0, coKind[pc] as number);
+      }
       if (k !== K_STS) setResult(wi, pc, ts + lat.shared, R_SHORT);
       // the MIO queue holds a few instructions' wavefronts
       const over = ts - t - 32;
@@ -1247,6 +1329,12 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
           done = Math.max(done, ta + P.atomicOpCycles + halfL2);
         }
       }
+    }
+    if ((coKind[pc] as number) >= 0) {
+      // a load's data enters the L1's data stage as it returns; a store's is read there as the L1 takes the request
+      coArg[0] = k === K_LDG ? done : t1;
+      coArg[1] = 1;
+      collide(sm | 0, coKind[pc] as number);
     }
     if (k === K_LDG || k === K_ATOM) {
       // with cold caches (ncu --cache-control all) a hit is mostly on a line a sibling warp is still
@@ -1434,7 +1522,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
    * it (remoteArrivals.ts: a poll that found nothing new costs no time); `settle`: the warp's block
    * ends with its warps' clocks again (the polls it took back had moved it)
    */
-  const allCalendars = [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, l2Cal, dramCal, atomCal, linkSmCal, linkCal, netServer, netWire];
+  const allCalendars = [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, coCal, l2Cal, dramCal, atomCal, linkSmCal, linkCal, netServer, netWire];
   const rewind = (w: Warp, by: number, settle: boolean): void => {
     const wi = idOf(w);
     const o = wi * W_STRIDE;
@@ -1520,5 +1608,10 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   };
   const timerNs = (cycles: number): number => (cycles * 1e9) / P.clockHz;
 
-  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish };
+  const sharedReplays = (): { ld: number; st: number } => {
+    if (!RP) return { ld: 0, st: 0 };
+    const ld = RP.ldsPerStg128 * (meetings[CO_STG128] as number) + RP.ldsPerStgNarrow * (meetings[CO_STGN] as number) + RP.ldsPerBlockStart * (meetings[CO_START] as number);
+    return { ld: Math.round(ld), st: Math.round(RP.stsPerLdg128 * (meetings[CO_LDG128] as number)) };
+  };
+  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays };
 }

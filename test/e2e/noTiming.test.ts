@@ -3,6 +3,12 @@
  * counter; only what it measures (durations, cycles, throughputs, stall reasons, achieved occupancy)
  * is missing, and the report says so. The fidelity runs of the L2 probes rely on this
  * (test/fidelity/reports.ts COUNTERS_ONLY).
+ *
+ * One exception, by design: a conflict-free shared access that meets other warps' 128-bit load data,
+ * store data or a block start on its SM while the shared data stage is busy is replayed (one more
+ * wavefront, counted as a bank conflict too; test/fidelity/probes/wavefronts). Whether they meet is a
+ * matter of time, so only the timing model sees it: without it the shared wavefronts and conflicts
+ * are the bank model's (the ideal, on conflict-free code). REPLAYED lists those counters.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
@@ -14,6 +20,14 @@ import { renderTerminal } from '../../src/report/terminal.js';
 const RUNS = [
   { file: 'kernels/global_loads.ts', kernel: 'g_ld_u32_misaligned', grid: [2112, 1, 1] as [number, number, number] },
   { file: 'kernels/l2_hints.ts', kernel: 'l2_hints', cacheControl: 'none' as const },
+];
+const REPLAYED = [
+  'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum',
+  'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
+  'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum',
+  'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum',
+  'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum',
+  'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum',
 ];
 const TIMED_ONLY = ['gpu__time_duration.sum', 'sm__cycles_elapsed.avg', 'lts__cycles_active.sum', 'sm__warps_active.avg.pct_of_peak_sustained_active', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'];
 
@@ -41,6 +55,24 @@ describe('profile --no-timing', () => {
       }
     }
   });
+
+  it('shared accesses are replayed only with timing: the scan keeps the ideal without it, more with it; nothing else differs', async () => {
+    const run = { file: 'kernels/cuda_samples/scan.ts' };
+    const [timed, untimed] = [await profileFile(run), await profileFile({ ...run, timing: false })];
+    const t = timed.kernels[0]!;
+    const u = untimed.kernels[0]!;
+    expect(t.name).toBe('scanExclusiveShared');
+    for (const op of ['ld', 'st']) {
+      const ideal = u.metrics[`smsp__sass_inst_executed_op_shared_${op}.sum`];
+      // conflict-free 32-bit accesses: one wavefront each, no conflict, without timing
+      expect(u.metrics[`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_${op}.sum`]).toBe(ideal);
+      expect(u.metrics[`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_${op}.sum`]).toBe(0);
+      const extra = (t.metrics[`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_${op}.sum`] as number) - (ideal as number);
+      expect(extra, op).toBeGreaterThan(0);
+      expect(t.metrics[`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_${op}.sum`]).toBe(extra);
+    }
+    for (const [id, v] of Object.entries(u.metrics)) if (!REPLAYED.includes(id)) expect(v, id).toEqual(t.metrics[id]);
+  }, 60_000);
 
   it("the rules that weigh cycles fall back as ncu's do (the uncoalesced loads' speedup: local 0 %)", () => {
     const [timed, untimed] = pairs[0]!;

@@ -120,7 +120,9 @@ describe('every rule fires on a bundled kernel, and not on another', () => {
   it('SharedMemoryConflicts and UncoalescedSharedAccess: on the unpadded transpose (bank conflicts); not on the padded one', () => {
     const bc = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum';
     expect(m('sh_transpose_32x32_bd32x8', bc)).toBeGreaterThan(0);
-    expect(m('sh_transpose_32x33_bd32x8', bc)).toBe(0);
+    // the padded one's only "conflicts" are replays where its LDS meet other blocks' stores on the SM
+    // (timing model; the H200 counts 3-5 % there too: ground truth sh_transpose_32x33_*): a few, no rule
+    expect(m('sh_transpose_32x33_bd32x8', bc)).toBeLessThan(0.05 * m('sh_transpose_32x33_bd32x8', 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum'));
     for (const id of ['SharedMemoryConflicts', 'UncoalescedSharedAccess']) {
       expect(fired('sh_transpose_32x32_bd32x8', id), id).toBeDefined();
       expect(fired('sh_transpose_32x33_bd32x8', id), id).toBeUndefined();

@@ -66,6 +66,9 @@ export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'warp_specialization', args: ['kernels/warp_specialization.ts'] },
   // the cuda-samples suite (test/fidelity/cuda_samples.test.ts), each file at the size the H200 ran
   ...CUDA_SAMPLES.map((f) => ({ name: `cs_${f}`, args: [`kernels/cuda_samples/${f}.ts`] })),
+  // shared accesses replayed by global traffic on their SM (test/fidelity/wavefronts.test.ts): probes 3-4 and the scan's variants
+  { name: 'wavefronts_probe', args: ['test/fidelity/probes/kernels/wavefronts_probe.ts'] },
+  { name: 'scan_variants', args: ['test/fidelity/probes/kernels/scan_variants.ts'] },
   // the register-pressure kernels are 66-302M warp instructions at full size: 4 waves of their 4/2/1 blocks per SM
   { name: 'occ_regs_32', args: ['kernels/occupancy.ts', '-k', 'occ_regs_32', '--grid', String(4 * 4 * 132)] },
   { name: 'occ_regs_64', args: ['kernels/occupancy.ts', '-k', 'occ_regs_64', '--grid', String(4 * 2 * 132)] },

@@ -2,8 +2,10 @@
  * Family 2 of the H200 ground truth (ncu_raw_sh.csv) and the shared side of families 7 and 8, through
  * `warpsight validate`'s code: shared load/store instructions exact, wavefronts within 10 %, bank
  * conflicts within 10 % of the H200's wavefronts. The H200 reports a few % of "conflicts" even on
- * conflict-free code (L1 traffic sharing the data banks, groundtruth surprise 2); Warpsight does not
- * imitate that noise, so its conflicts are judged against the wavefronts, not against that noise.
+ * conflict-free code (L1 traffic sharing the data banks, groundtruth surprise 2); Warpsight's timing
+ * model counts the part of it measured since (32-bit shared accesses meeting global data or block
+ * starts on their SM: test/fidelity/wavefronts.test.ts), so its conflicts are judged against the
+ * wavefronts, not against that noise.
  *
  * The sh_ld, transpose and warp-specialised launches are the shared full-size profiles
  * (test/fidelity/reports.ts); the block reductions run on a reduced grid (every block does the same
@@ -67,7 +69,9 @@ describe('shared memory vs the H200', () => {
     const nway = (kernel: string) => {
       const wf = all.find((x) => x.kernel === kernel && x.metric === WAVEFRONTS[0])?.warpsight ?? 0;
       const n = all.find((x) => x.kernel === kernel && x.metric === EXACT[0])?.warpsight ?? 1;
-      return wf / n;
+      // the bank model's n-way, rounded: the timing model's replays (shared accesses meeting the other
+      // blocks' global stores on the SM, test/fidelity/wavefronts.test.ts) add a few % on top, as the H200's do
+      return Math.round(wf / n);
     };
     // the row writes and column reads are one LDS per row each: 524,288 LDS, half of them... all column reads
     expect(nway('sh_transpose_32x32_bd32x32')).toBe(32);

@@ -100,4 +100,24 @@ describe('reservation calendars', () => {
     expect(c.windowBuckets).toBeGreaterThan(MAX_WINDOW_BUCKETS);
     expect(c.reserve(1, 0, 1)).toBe(0);
   });
+
+  it('reads back what each bucket holds (a tally of events, as the shared replays keep them)', () => {
+    let horizon = 0;
+    const c = new Calendars(2, 1 << 20, 4, () => horizon);
+    c.reserve(0, 10, 3);
+    c.reserve(0, 63, 2);
+    c.reserve(0, 64, 5);
+    c.reserve(1, 20, 0.25);
+    expect(c.usedAt(0, 0)).toBe(5);
+    expect(c.usedAt(0, 100)).toBe(5);
+    expect(c.usedAt(1, 40)).toBe(0.25);
+    // a bucket nobody reserved in, before or after the window
+    expect(c.usedAt(0, 128)).toBe(0);
+    expect(c.usedAt(0, 1e6)).toBe(0);
+    // once the horizon has passed them, the window drops old buckets: they read 0 (no event may come there)
+    horizon = 100 * BUCKET;
+    c.reserve(0, 100 * BUCKET, 1);
+    expect(c.usedAt(0, 0)).toBe(0);
+    expect(c.usedAt(0, 100 * BUCKET)).toBe(1);
+  });
 });
