@@ -6,35 +6,14 @@
  * Each thread loads a uint4, scans it in registers, and the 256 thread totals are scanned in
  * shared memory (scan1Inclusive: log2(256) steps of two barriers each, on a volatile array).
  */
-import { type DevicePtr, type Host, type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, vec } from 'warpsight';
-import { hashMod, uint4Of } from './lib.js';
+import { type DevicePtr, type Host, defineKernel, defineProgram, ptr, u32, vec } from 'warpsight';
+import { hashMod, scan1Inclusive, uint4Of } from './lib.js';
 
 const N = 1 << 22;
 const ARRAY_LENGTH = 1024;
 const THREADBLOCK_SIZE = 256;
 const BLOCKS = N / (4 * THREADBLOCK_SIZE);
 const uint4 = vec(u32, 4);
-
-/** scan1Inclusive(idata, s_Data, size): a Hillis-Steele scan over `size` threads' values */
-function scan1Inclusive(k: KernelBuilder, idata: Val, s_Data: PtrVal, size: Val): Val {
-  const tid = k.threadIdx.x;
-  const pos = k.let(u32, tid.mul(2).sub(tid.and(size.sub(1))));
-  s_Data.at(pos).store(0);
-  pos.set(pos.add(size));
-  s_Data.at(pos).store(idata);
-  const offset = k.let(u32, 1);
-  k.while(
-    () => offset.lt(size),
-    () => {
-      k.syncthreads();
-      const t = s_Data.at(pos).get().add(s_Data.at(pos.sub(offset)).get());
-      k.syncthreads();
-      s_Data.at(pos).store(t);
-      offset.set(offset.shl(1));
-    },
-  );
-  return s_Data.at(pos).get();
-}
 
 const scanExclusiveShared = defineKernel({
   name: 'scanExclusiveShared',

@@ -407,11 +407,9 @@ export class Session {
   /**
    * start a launch that may park (every resident warp spinning on memory nothing in it writes): beside
    * other work (a program's co-running kernels, copies, other PEs) it is advanced again after their
-   * writes (`external`: the write epoch), its cache counters set aside meanwhile
-   */
-  /**
-   * `cacheControl` null: the launch runs without the cache model (a repeat whose block times are
-   * known and whose values do not depend on it: runKernelWork), its memory accesses straight to memory
+   * writes (`external`: the write epoch), its cache counters set aside meanwhile. `cacheControl` null:
+   * it runs without the cache model (a repeat whose block times are known and whose values do not
+   * depend on it: runKernelWork), its memory accesses straight to memory
    */
   private startExecute(def: KernelDef, args: Partial<ArgVals<ParamTypes>>, scalars: ScalarArgs, cfg: LaunchConfig, grid: Dim3, block: Dim3, cacheControl: 'all' | 'none' | null, timing = true, onBlock?: (linear: number, s: number, e: number) => void, explain?: (loc: SourceLoc) => boolean, external?: () => number, sample?: SampleOptions) {
     const o = this.opts;

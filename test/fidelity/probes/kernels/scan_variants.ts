@@ -5,34 +5,13 @@
  * H200's extra shared wavefronts (issue #40): none in one wave; without the load none on the stores
  * and +10,066 loads with 4,096 blocks, +302 with 1,056.
  */
-import { type KernelBuilder, type PtrVal, type Val, defineKernel, defineProgram, ptr, u32, vec } from 'warpsight';
-import { hashMod, uint4Of } from '../../../../kernels/cuda_samples/lib.js';
+import { defineKernel, defineProgram, ptr, u32, vec } from 'warpsight';
+import { hashMod, scan1Inclusive, uint4Of } from '../../../../kernels/cuda_samples/lib.js';
 
 const N = 1 << 22;
 const ARRAY_LENGTH = 1024;
 const THREADBLOCK_SIZE = 256;
 const uint4 = vec(u32, 4);
-
-/** scan1Inclusive as kernels/cuda_samples/scan.ts writes it */
-function scan1Inclusive(k: KernelBuilder, idata: Val, s_Data: PtrVal, size: Val): Val {
-  const tid = k.threadIdx.x;
-  const pos = k.let(u32, tid.mul(2).sub(tid.and(size.sub(1))));
-  s_Data.at(pos).store(0);
-  pos.set(pos.add(size));
-  s_Data.at(pos).store(idata);
-  const offset = k.let(u32, 1);
-  k.while(
-    () => offset.lt(size),
-    () => {
-      k.syncthreads();
-      const t = s_Data.at(pos).get().add(s_Data.at(pos.sub(offset)).get());
-      k.syncthreads();
-      s_Data.at(pos).store(t);
-      offset.set(offset.shl(1));
-    },
-  );
-  return s_Data.at(pos).get();
-}
 
 /** the scan's kernel; `load` false: idata4 = make_uint4(pos, pos ^ 1, pos ^ 2, pos ^ 3) */
 function scanKernel(name: string, load: boolean) {
