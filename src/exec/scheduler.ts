@@ -496,7 +496,8 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
 
   const memsys = env.memsys;
   // the emulator's memory budget (memoryBudget.ts), checked between rounds as instructions run and pages are made
-  let memCheckAt = instructionsBeforeCheck();
+  /** totalInstr at the next check: set as each advance() begins (the interval is carried across launches) */
+  let memCheckAt = 0;
   /** totalInstr at this grid's last check (or start, or last park) */
   let checkedAt = 0;
   let memPagesAt = devicePagesMade() + CHECK_PAGES;
