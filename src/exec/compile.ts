@@ -141,8 +141,18 @@ interface Slot {
   arith?: Instr;
 }
 
-/** the longest run of arithmetic slots compiled into one function */
+/** the most arithmetic slots of a run compiled into one function, and the most slots of a run */
 const MAX_RUN = 16;
+const MAX_RUN_SLOTS = 64;
+
+/**
+ * what a slot that only counts executes (a parameter's LDC, a BSSY, a pseudo-instruction): a run of
+ * arithmetic takes such slots in (a kernel's prologue is a score of them), so that each is not a
+ * turn of the scheduler's loop of its own. Not those of the memory classes: the scheduler's flags
+ * (a global load ends a turn at its first use) are per slot, and a run's are only checked, not set.
+ */
+const NOOP: Exec = () => {};
+const FUSABLE_NOOP = new Set<InstrClass>(['alu', 'fma', 'fp64', 'sfu', 'conv', 'move', 'warp', 'pseudo']);
 
 const SFU = new Set(['sqrt', 'rsqrt', 'rcp', 'exp2', 'log2', 'sin', 'cos']);
 
@@ -515,8 +525,8 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       if (choice?.folded) {
         uncount(at);
         if (mine?.standsFor) (slots[at] as Slot).meta.standsFor = mine.standsFor;
-      } else if (mine?.extras) for (const x of mine.extras) emit(() => {}, { ...meta(i), opcode: x.opcode, cls: x.cls });
-      else for (const opcode of (mine ? null : wide.get(i)?.extras) ?? wideExtras(i)) emit(() => {}, { ...meta(i), opcode });
+      } else if (mine?.extras) for (const x of mine.extras) emit(NOOP, { ...meta(i), opcode: x.opcode, cls: x.cls });
+      else for (const opcode of (mine ? null : wide.get(i)?.extras) ?? wideExtras(i)) emit(NOOP, { ...meta(i), opcode });
       // `x.set(x.fma(…))`: ptxas writes the result straight into x's register, so the move that the
       // interpreter needs (to keep the lanes the assignment does not cover) is no SASS instruction
       if (i.op === 'assign' && 'reg' in i.a && prev !== null && definesReg(prev, i.a.reg)) uncount(at);
@@ -555,12 +565,12 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       case 'param': {
         // arguments are known before compilation and the same in every lane of every warp: one shared
         // register array serves all warps (constantRegisters; no per-warp copy to write, the LDC still counts)
-        emit(() => {}, meta(i));
+        emit(NOOP, meta(i));
         return;
       }
       case 'special': {
         // a launch constant is a shared register (constantRegisters)
-        if (launchConstant(i.sreg, env) !== null) emit(() => {}, meta(i));
+        if (launchConstant(i.sreg, env) !== null) emit(NOOP, meta(i));
         else emit(genSpecial(i.sreg, i.dst, env, layout), meta(i));
         return;
       }
@@ -606,14 +616,14 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
         // LDGDEPBAR closes the group of copies, DEPBAR waits for it (only the latter reads the token)
         const commit = meta(i, true, 'LDGDEPBAR');
         delete commit.instr;
-        emit(() => {}, commit);
-        emit(() => {}, meta(i));
+        emit(NOOP, commit);
+        emit(NOOP, meta(i));
         return;
       }
       // the groups of copies and the waits for them matter only to the timing model (asyncGroups there)
       case 'cpcommit':
       case 'cpwaitprior':
-        emit(() => {}, meta(i));
+        emit(NOOP, meta(i));
         return;
       case 'mbarinit':
       case 'mbararrive':
@@ -640,7 +650,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
         // the result lands in a uniform register: a MOV brings it to the thread's (`REDUX.SUM UR6, R2;
         // MOV R7, UR6`)
         emit(genRedux(i, env), meta(i));
-        emit(() => {}, meta(i, true, 'MOV', 'move'));
+        emit(NOOP, meta(i, true, 'MOV', 'move'));
         return;
       case 'syncwarp':
         emit(genSyncwarp(i, env), meta(i));
@@ -685,7 +695,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       }
       // the other instructions only count (their registers are the emulator's own: no dependences)
       delete m.instr;
-      const at = emit(() => {}, m);
+      const at = emit(NOOP, m);
       if (s.predOff) patch(at, (w: Warp) => {
         c.threadsPredOn[at] = (c.threadsPredOn[at] as number) - (w.mask === w.active ? w.activeCount : popc(w.mask));
       });
@@ -706,7 +716,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       else delete m.instr;
       m.partOf = i;
       if (x.sharedPipe) m.sharedPipe = true;
-      const at = emit(() => {}, m);
+      const at = emit(NOOP, m);
       const off = 32 - (x.lanes ?? 32);
       // a predicated add of the scan: only on the full-warp path, whose 32 lanes are all active
       if (off > 0) patch(at, () => {
@@ -748,7 +758,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
     for (const x of SCAN) counting(x);
     leaderAtom();
     for (const x of SCAN_RESULT) counting(x, last(SCAN_RESULT, x));
-    const joinAt = emit(() => {}, pseudo(i));
+    const joinAt = emit(NOOP, pseudo(i));
     patch(braAt, (w: Warp) => {
       if (full(w)) c.threadsPredOn[braAt] = (c.threadsPredOn[braAt] as number) - 32;
       else w.pc = joinAt;
@@ -811,7 +821,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
     // nvcc brackets a thread-dependent if/else that rejoins with BSSY/BSYNC; at the kernel's end the
     // then side ends in an EXIT instead of a branch over the else side, and nothing rejoins
     const reconverges = !tail && !isUniform(cond) && (fallsThrough(i.then) || (i.else !== null && fallsThrough(i.else)));
-    if (reconverges) emit(() => {}, bssy(i));
+    if (reconverges) emit(NOOP, bssy(i));
     const ifAt = emit(null, meta(i, true, 'BRA', 'branch'));
     lower(i.then, tail);
     let endThenAt = -1;
@@ -853,7 +863,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       lower(i.head);
       exitUnless(i, condMask);
     }
-    if (reconverges) emit(() => {}, bssy(i));
+    if (reconverges) emit(NOOP, bssy(i));
     const enterAt = emit(null, pseudo(i));
     let guardAt = -1;
     if (i.guard && !tail) {
@@ -866,7 +876,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
     const backAt = emit(null, meta(i, true, 'BRA', 'branch'));
     const exit = slots.length;
     joinSlots.add(exit);
-    const syncAt = reconverges ? emit(() => {}, bsync(i)) : -1;
+    const syncAt = reconverges ? emit(NOOP, bsync(i)) : -1;
     patch(enterAt, (w: Warp) => {
       w.loopBase[w.lsp++] = w.sp;
       w.push(exit, w.active);
@@ -897,17 +907,17 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
 
   // every sm_90 kernel starts with LDC R1, c[0x0][0x28]: the ABI's stack pointer (in all 94 kernels of
   // the ground truth's SASS; an empty kernel executes it and EXIT, test/fidelity/probes/shared_misc_probe.cu)
-  emit(() => {}, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+  emit(NOOP, { opcode: 'LDC', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   // a kernel with shared memory reads SR_CgaCtaId, the base of its block's window in the shared space,
   // once (S2UR or S2R: in all 27 of the ground truth's kernels that use shared memory)
   // and makes the window's base address of it: `S2UR UR5, SR_CgaCtaId; UMOV UR4, 0x400; ULEA UR4, UR5,
   // UR4, 0x18` (each S2UR / S2R of SR_CgaCtaId in the 27 kernels comes with its MOV 0x400 and LEA)
   if (kernel.sharedStaticBytes > 0 || kernel.usesDynamicShared)
-    for (const opcode of ['S2UR', 'UMOV', 'ULEA']) emit(() => {}, { opcode, cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+    for (const opcode of ['S2UR', 'UMOV', 'ULEA']) emit(NOOP, { opcode, cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   // and one with global memory loads its memory descriptor (`ULDC.64 UR4, c[0x0][0x208]`, the
   // `desc[UR4]` of every LDG/STG: in each of the ground truth's kernels that access global memory)
   if (usesGlobalMemory(kernel.body))
-    emit(() => {}, { opcode: 'ULDC.64', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
+    emit(NOOP, { opcode: 'ULDC.64', cls: 'move', line: 0, file: kernel.file, counted: true, bytes: 0 });
   lower(kernel.body, true);
   // falling off the end of the kernel: the remaining lanes exit (an EXIT instruction)
   const endLoc = kernel.body.length ? (kernel.body[kernel.body.length - 1] as Instr).loc : { file: kernel.file, line: 0 };
@@ -930,12 +940,19 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
 
   const runLength = new Uint8Array(slots.length);
   const runFns: (Exec | null)[] = slots.map(() => null);
+  const fusable = (x: Slot): boolean => x.arith !== undefined || (x.fn === NOOP && FUSABLE_NOOP.has(x.meta.cls));
   for (let s = 0; s < slots.length; ) {
     let e = s;
-    while (e < slots.length && e - s < MAX_RUN && slots[e]?.arith) e++;
+    let arith = 0;
+    for (; e < slots.length && e - s < MAX_RUN_SLOTS && fusable(slots[e] as Slot); e++) {
+      if ((slots[e] as Slot).arith === undefined) continue;
+      if (arith === MAX_RUN) break;
+      arith++;
+    }
     if (e - s >= 2) {
+      const instrs = slots.slice(s, e).flatMap((x) => (x.arith ? [x.arith] : []));
       runLength[s] = e - s;
-      runFns[s] = genArithRun(slots.slice(s, e).map((x) => x.arith as Instr), layout);
+      runFns[s] = instrs.length > 0 ? genArithRun(instrs, layout) : NOOP;
     }
     s = Math.max(e, s + 1);
   }

@@ -17,7 +17,7 @@ export interface PeerEnv {
    * calling PE) for `bytes` bytes; throws a located error when the address is not in the symmetric heap
    * or the range leaves its object, or `pe` is out of range
    */
-  translate(address: number, bytes: number, pe: number, where: string): number;
+  translate(address: number, bytes: number, pe: number, where: string | (() => string)): number;
   /** a remote operation's traffic, for the report's per-peer counts (kind: 'p', 'put', 'get', 'atomic', 'signal', ...) */
   traffic(kind: string, pe: number, bytes: number): void;
   /**
@@ -46,4 +46,9 @@ export interface PeerEnv {
 /** bytes of the barrier area a PE needs (PeerEnv.barrierArea): nPes pSync words and the counter */
 export function barrierAreaBytes(nPes: number): number {
   return 8 * (nPes + 1);
+}
+
+/** a site given as text or, by a kernel's lanes, as a function making it: the text is made only for an error (every remote access translates) */
+export function siteText(site: string | (() => string)): string {
+  return typeof site === 'string' ? site : site();
 }

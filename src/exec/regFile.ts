@@ -89,14 +89,25 @@ export class RegFile {
   private released = false;
 
   constructor(
-    readonly layout: RegLayout,
+    private current: RegLayout,
     warps: number,
   ) {
-    this.buffer = takeBuffer(Math.max(8, layout.bytesPerWarp * warps));
+    this.buffer = takeBuffer(Math.max(8, current.bytesPerWarp * warps));
     this.i32 = new Int32Array(this.buffer);
     this.f32 = new Float32Array(this.buffer);
     this.f64 = new Float64Array(this.buffer);
     this.i64 = new BigInt64Array(this.buffer);
+  }
+
+  /**
+   * a later launch's registers in this file (a finished grid's, scheduler.ts takeFrame): zeroed, under
+   * that launch's layout, which must take as many bytes a warp; its warps forget their views
+   */
+  reuse(layout: RegLayout): void {
+    if (layout.bytesPerWarp !== this.current.bytesPerWarp) throw new Error('RegFile.reuse with another size of warp');
+    this.current = layout;
+    this.released = false;
+    new Uint8Array(this.buffer).fill(0);
   }
 
   /** the grid is done: its buffer may serve a later launch (no warp of this one runs again) */
@@ -106,6 +117,11 @@ export class RegFile {
     const list = spare.get(this.buffer.byteLength) ?? [];
     if (list.length < SPARE_PER_SIZE) list.push(this.buffer);
     spare.set(this.buffer.byteLength, list);
+  }
+
+  /** the launch's register layout */
+  get layout(): RegLayout {
+    return this.current;
   }
 
   /** warp `index`'s base in the 8-byte views (the 4-byte views' is twice it) */

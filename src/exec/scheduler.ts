@@ -26,7 +26,7 @@ import { devicePagesMade, Page } from '../memory/deviceMemory.js';
 import { CHECK_INSTRUCTIONS, CHECK_PAGES, checkMemory, instructionsBeforeCheck, noteUnchecked } from './memoryBudget.js';
 import type { Program } from './compile.js';
 import type { ExecEnv } from './env.js';
-import { RegFile } from './regFile.js';
+import { RegFile, type RegLayout } from './regFile.js';
 import { ControlArena, popc, Warp, WarpState } from './warp.js';
 import { slotDeps } from '../timing/deps.js';
 import { ParkedWatch } from './parkedWatch.js';
@@ -62,10 +62,38 @@ interface PendingBarrier {
   /** thread count the barrier waits for; 0 = all non-exited threads of the block */
   count: number;
   waiting: Warp[];
-  /** instruction indices that arrived, for diagnostics */
-  sites: Set<number>;
   /** the last arrival of each warp (by warp index): where, and whether it was a bar.arrive */
-  arrivals: Map<number, { index: number; arrive: boolean }>;
+  arrivals: Arrivals;
+}
+
+/**
+ * The last arrival of each warp of a block at one barrier, in the order the warps first arrived
+ * (the diagnostics name them so). Numbers in arrays that the block's barrier record keeps from one
+ * barrier to the next: every warp of every block arrives, and an object per arrival was garbage.
+ */
+class Arrivals {
+  /** per warp: the arrival's slot * 2 + 1 for a bar.arrive; -1 none */
+  private readonly last: Int32Array;
+  private readonly order: Int32Array;
+  private n = 0;
+  constructor(warps: number) {
+    this.last = new Int32Array(warps).fill(-1);
+    this.order = new Int32Array(warps);
+  }
+  set(warp: number, index: number, arrive: boolean): void {
+    if (this.last[warp] === -1) this.order[this.n++] = warp;
+    this.last[warp] = index * 2 + (arrive ? 1 : 0);
+  }
+  entries(): [number, { index: number; arrive: boolean }][] {
+    return Array.from(this.order.subarray(0, this.n), (w) => {
+      const v = this.last[w] as number;
+      return [w, { index: v >> 1, arrive: (v & 1) === 1 }];
+    });
+  }
+  clear(): void {
+    for (let i = 0; i < this.n; i++) this.last[this.order[i] as number] = -1;
+    this.n = 0;
+  }
 }
 
 /** "0-3,6" for warp indices */
@@ -128,6 +156,57 @@ class BlockSlot {
     for (const w of this.warps) if (w.state !== WarpState.Exited) return false;
     return true;
   }
+}
+
+/** a grid's block slots with their warps, registers and control stacks */
+interface GridFrame {
+  /** the launch shape it serves: register bytes a warp, slots, warps a block, shared bytes, the slots' SMs */
+  readonly key: string;
+  readonly regs: RegFile;
+  readonly slots: BlockSlot[];
+}
+
+/**
+ * Finished grids' frames by shape, for the next launches of that shape: a program's repeated
+ * launches (a solver's iterations: the 8-PE Jacobi's are 8,448 warp objects each, with their stacks'
+ * views and the blocks' shared pages) take one instead of making and collecting it. At most
+ * SPARE_FRAMES kept a shape; a reused frame is as a new one: registers and shared memory zeroed.
+ */
+const spareFrames = new Map<string, GridFrame[]>();
+const SPARE_FRAMES = 2;
+
+function takeFrame(layout: RegLayout, slotsCount: number, warpsPerBlock: number, sharedBytes: number, smOf: (slot: number) => number): GridFrame {
+  const sms = Array.from({ length: slotsCount }, (_, s) => smOf(s));
+  const key = `${layout.bytesPerWarp}|${warpsPerBlock}|${sharedBytes}|${sms.join()}`;
+  const kept = spareFrames.get(key)?.pop();
+  if (kept) {
+    kept.regs.reuse(layout);
+    for (const b of kept.slots) {
+      b.barriers.clear();
+      if (sharedBytes > 0) b.shared.u8.fill(0);
+      for (const w of b.warps) w.forgetViews();
+    }
+    return kept;
+  }
+  const regs = new RegFile(layout, slotsCount * warpsPerBlock);
+  const control = new ControlArena(slotsCount * warpsPerBlock);
+  // every access to a block's shared memory is bounds-checked against env.sharedBytes first: without
+  // any, no byte of the page is ever read or written, and one page serves all slots
+  const sharedPage = (): Page => new Page(new ArrayBuffer(Math.max(16, Math.ceil(sharedBytes / 8) * 8)));
+  const noShared = sharedBytes > 0 ? null : sharedPage();
+  const slots = sms.map((sm, s) => new BlockSlot(s, sm, warpsPerBlock, regs, control, noShared ?? sharedPage()));
+  return { key, regs, slots };
+}
+
+/** the grid is done: its frame may serve a later launch (no warp of this one runs again) */
+function releaseFrame(f: GridFrame): void {
+  const list = spareFrames.get(f.key) ?? [];
+  if (list.length >= SPARE_FRAMES) {
+    f.regs.release();
+    return;
+  }
+  list.push(f);
+  spareFrames.set(f.key, list);
 }
 
 export interface RunStats {
@@ -203,17 +282,8 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   const observer = env.observer;
   let totalInstr = 0;
 
-  const slots: BlockSlot[] = [];
-  const regs = new RegFile(prog.layout, slotsCount * warpsPerBlock);
-  const control = new ControlArena(slotsCount * warpsPerBlock);
-  // every access to a block's shared memory is bounds-checked against env.sharedBytes first: without
-  // any, no byte of the page is ever read or written, and one page serves all slots
-  const sharedPage = (): Page => new Page(new ArrayBuffer(Math.max(16, Math.ceil(env.sharedBytes / 8) * 8)));
-  const noShared = env.sharedBytes > 0 ? null : sharedPage();
-  for (let s = 0; s < slotsCount; s++) {
-    const b = new BlockSlot(s, opts.smOrder?.[s % opts.smCount] ?? s % opts.smCount, warpsPerBlock, regs, control, noShared ?? sharedPage());
-    slots.push(b);
-  }
+  const frame = takeFrame(prog.layout, slotsCount, warpsPerBlock, env.sharedBytes, (s) => opts.smOrder?.[s % opts.smCount] ?? s % opts.smCount);
+  const { slots, regs } = frame;
 
   const lastLaneMask = blockThreads % 32 === 0 ? -1 : (1 << (blockThreads % 32)) - 1;
   let nextBlock = 0;
@@ -259,7 +329,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
       const bar = b.barriers.get(id);
       const expected = bar && bar.count > 0 ? bar.count : b.threads - b.exitedThreads();
       const lines = [...new Set(ws.map((w) => lineOf(w.barPc)))].sort((p, q) => p - q);
-      const arrivedOnly = bar ? [...bar.arrivals.entries()].filter(([, a]) => a.arrive) : [];
+      const arrivedOnly = bar ? bar.arrivals.entries().filter(([, a]) => a.arrive) : [];
       const arriveText = arrivedOnly.length ? ` (bar.arrive at line ${[...new Set(arrivedOnly.map(([, a]) => lineOf(a.index)))].join(', ')} by warps ${warpList(arrivedOnly.map(([wi]) => wi))})` : '';
       parts.push(
         `${warpsWord(ws.map((w) => w.warpInBlock), 'waits', 'wait')} at barrier ${id} (${barName(id, bar?.count ?? 0, false)}, line ${lines.join(', ')}), ` +
@@ -286,36 +356,35 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   env.barrier = (w, id, count, arrive, index) => {
     // a warp's id is its slot's index * warpsPerBlock + its index in the block (BlockSlot)
     const b = slots[Math.floor(w.id / warpsPerBlock)] as BlockSlot;
-    const loc = prog.meta[index];
-    const where = `${loc?.file}:${loc?.line}`;
+    // the site's text only for an error (every warp of every block arrives here)
+    const where = (): string => `${prog.meta[index]?.file}:${prog.meta[index]?.line}`;
     if (!Number.isInteger(id) || id < 0 || id > 15)
-      throw new KernelFault('deadlock', `${where}: barrier id ${id} in kernel '${env.kernel.name}' is out of range: a block has 16 named barriers (0-15)`);
+      throw new KernelFault('deadlock', `${where()}: barrier id ${id} in kernel '${env.kernel.name}' is out of range: a block has 16 named barriers (0-15)`);
     if (count % 32 !== 0 || count > b.threads || count < 0)
-      throw new KernelFault('deadlock', `${where}: bar.${arrive ? 'arrive' : 'sync'} ${id}, ${count} in kernel '${env.kernel.name}': the thread count must be a multiple of 32 and at most the block's ${b.threads} threads, or the barrier can never complete`);
+      throw new KernelFault('deadlock', `${where()}: bar.${arrive ? 'arrive' : 'sync'} ${id}, ${count} in kernel '${env.kernel.name}': the thread count must be a multiple of 32 and at most the block's ${b.threads} threads, or the barrier can never complete`);
     // a predicated-off bar (`@!P0 BAR.ARV`) does nothing; otherwise the predicated-on threads arrive
     const lanes = w.mask & ~w.exited;
     if (lanes === 0) return;
     let bar = b.barriers.get(id);
     if (!bar) {
-      bar = b.spareBarrier ?? { arrived: 0, count, waiting: [], sites: new Set(), arrivals: new Map() };
+      bar = b.spareBarrier ?? { arrived: 0, count, waiting: [], arrivals: new Arrivals(warpsPerBlock) };
       b.spareBarrier = null;
       bar.count = count;
       b.barriers.set(id, bar);
     } else if (bar.count !== count) {
       const aliasing = id === 0 && (bar.count === 0 || count === 0);
-      const first = [...bar.arrivals.entries()][0];
+      const first = bar.arrivals.entries()[0];
       const firstText = first ? `warp ${first[0]} reached it as ${barName(id, bar.count, first[1].arrive)} at line ${lineOf(first[1].index)}` : `it is pending with count ${bar.count || 'all'}`;
       throw new KernelFault(
         'deadlock',
-        `${where}: barrier ${id} in kernel '${env.kernel.name}', ${blockName(b)}: warp ${w.warpInBlock} arrives as ${barName(id, count, arrive)} while ${firstText}: ` +
+        `${where()}: barrier ${id} in kernel '${env.kernel.name}', ${blockName(b)}: warp ${w.warpInBlock} arrives as ${barName(id, count, arrive)} while ${firstText}: ` +
           `thread counts ${bar.count || 'all'} and ${count || 'all'} on one barrier can never complete consistently` +
           (aliasing ? '; named barrier 0 aliases the one __syncthreads() uses: number named barriers from 1 (as CudaDMA does)' : '; give each use its own barrier id'),
       );
     }
     env.check?.barrierArrive(w, id);
     bar.arrived += popc(lanes);
-    bar.sites.add(index);
-    bar.arrivals.set(w.warpInBlock, { index, arrive });
+    bar.arrivals.set(w.warpInBlock, index, arrive);
     if (!arrive) {
       w.state = WarpState.Barrier;
       w.barId = id;
@@ -335,7 +404,6 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     b.barriers.delete(id);
     bar.arrived = 0;
     bar.waiting.length = 0;
-    bar.sites.clear();
     bar.arrivals.clear();
     b.spareBarrier = bar;
     return true;
@@ -510,7 +578,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     memCheckAt = totalInstr + instructionsBeforeCheck();
     try {
       const state = advanceRounds();
-      if (state === 'done') regs.release();
+      if (state === 'done') releaseFrame(frame);
       return state;
     } finally {
       runTally.flush(inst, thr, thrOn);

@@ -178,7 +178,7 @@ function genPeerPtr(i: Extract<Instr, { op: 'peerptr' }>, env: ExecEnv): Exec {
       if (((m >>> l) & 1) === 0) continue;
       const pe = laneValue(i.pe, w, l);
       const bytes = laneValue(i.bytes, w, l);
-      dst[l] = peers.translate(laneValue(i.addr, w, l), bytes, pe, `${at}, ${threadDesc(w, l, env)}`);
+      dst[l] = peers.translate(laneValue(i.addr, w, l), bytes, pe, () => `${at}, ${threadDesc(w, l, env)}`);
     }
   };
 }

@@ -157,6 +157,12 @@ export class Warp {
     return (this.regViews[r] ??= this.file.view(this.id, r));
   }
 
+  /** its file serves another launch (RegFile.reuse): the views of registers are that launch's to make */
+  forgetViews(): void {
+    this.regViews.length = 0;
+    this.regWords = -1;
+  }
+
   // the control stacks' views are made on first use (see ControlArena)
   private stackView: Int32Array | null = null;
   private loopView: Int32Array | null = null;

@@ -6,6 +6,7 @@
  */
 import { HostFault, KernelFault } from '../errors.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
+import { siteText } from '../exec/peerEnv.js';
 
 interface SymmetricObject {
   bytes: number;
@@ -76,16 +77,16 @@ export class SymmetricHeap {
   }
 
   /** the address on PE `to` of the byte range `address` names on PE `from` */
-  translate(from: number, address: number, bytes: number, to: number, where: string): number {
-    if (!Number.isInteger(to) || to < 0 || to >= this.nPes) throw new KernelFault('out-of-bounds', `${where}: PE ${to} does not exist: the program runs on ${this.nPes} PE${this.nPes === 1 ? '' : 's'} (0..${this.nPes - 1})`);
+  translate(from: number, address: number, bytes: number, to: number, site: string | (() => string)): number {
+    if (!Number.isInteger(to) || to < 0 || to >= this.nPes) throw new KernelFault('out-of-bounds', `${siteText(site)}: PE ${to} does not exist: the program runs on ${this.nPes} PE${this.nPes === 1 ? '' : 's'} (0..${this.nPes - 1})`);
     const hit = this.objectAt(from, address, bytes);
     if (!hit)
       throw new KernelFault(
         'out-of-bounds',
-        `${where}: address 0x${address.toString(16)} (${bytes} bytes) is not in PE ${from}'s symmetric heap: NVSHMEM's remote operations take memory from nvshmem_malloc (ctx.shmem.malloc), the same object on every PE`,
+        `${siteText(site)}: address 0x${address.toString(16)} (${bytes} bytes) is not in PE ${from}'s symmetric heap: NVSHMEM's remote operations take memory from nvshmem_malloc (ctx.shmem.malloc), the same object on every PE`,
       );
     const target = hit.o.ptrs[to];
-    if (!target) throw new KernelFault('out-of-bounds', `${where}: PE ${to} has not made its ${ordinal(hit.k - this.internal)} nvshmem_malloc ('${hit.o.name}') yet: symmetric allocations are collective`);
+    if (!target) throw new KernelFault('out-of-bounds', `${siteText(site)}: PE ${to} has not made its ${ordinal(hit.k - this.internal)} nvshmem_malloc ('${hit.o.name}') yet: symmetric allocations are collective`);
     return target.address + (address - (hit.o.ptrs[from] as DevicePtr).address);
   }
 

@@ -10,7 +10,7 @@ import { KernelFault } from '../../src/errors.js';
 import { compile, type Program } from '../../src/exec/compile.js';
 import { InstrCounters } from '../../src/exec/counters.js';
 import type { ExecEnv } from '../../src/exec/env.js';
-import { barrierAreaBytes, type PeerEnv } from '../../src/exec/peerEnv.js';
+import { barrierAreaBytes, siteText, type PeerEnv } from '../../src/exec/peerEnv.js';
 import { runGrid } from '../../src/exec/scheduler.js';
 import type { ScalarType } from '../../src/ir/types.js';
 import { elemBytes } from '../../src/ir/typesys.js';
@@ -65,7 +65,8 @@ export class Loopback {
       nPes: this.nPes,
       collective,
       barrierArea: this.barrier.copies[0]?.address as number,
-      translate(address: number, bytes: number, pe: number, where: string): number {
+      translate(address: number, bytes: number, pe: number, site: string | (() => string)): number {
+        const where = siteText(site);
         if (!Number.isInteger(pe) || pe < 0 || pe >= self.nPes) throw new KernelFault('out-of-bounds', `${where}: PE ${pe} does not exist (the program has ${self.nPes} PEs)`);
         const o = self.objects.find((s) => address >= (s.copies[0] as DevicePtr).address && address < (s.copies[0] as DevicePtr).address + s.bytes);
         if (!o) throw new KernelFault('out-of-bounds', `${where}: address 0x${address.toString(16)} is not in the symmetric heap`);
