@@ -295,8 +295,8 @@ function uniformImm(o: Operand | null, w: Warp): number {
   return 0;
 }
 
-/** a predicate operand as a lane mask (predicates are int32 registers) */
-function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
+/** a predicate operand as a lane mask (predicates are int32 registers); `uniform`: uniformRegisters says its value is the same in every lane */
+function predMask(o: Operand, layout: RegLayout, uniform: boolean): (w: Warp) => number {
   if ('imm' in o) {
     const m = Number(o.imm) ? -1 : 0;
     return () => m;
@@ -312,6 +312,13 @@ function predMask(o: Operand, layout: RegLayout): (w: Warp) => number {
     };
   }
   const at = layout.offset[r] as number;
+  // a uniform condition (a loop's trip count, a parameter's test) holds one value in every active lane:
+  // its first active lane's says it for all (the callers take the mask with the active lanes)
+  if (uniform)
+    return (w) => {
+      const a = w.active;
+      return a !== 0 && w.i32[w.rb4 + at + 31 - Math.clz32(a & -a)] ? -1 : 0;
+    };
   return (w) => {
     const p = w.i32;
     const o = w.rb4 + at;
@@ -777,7 +784,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
 
   const lowerIf = (i: Extract<Instr, { op: 'if' }>, tail: boolean): void => {
     const cond = i.cond;
-    const condMask = predMask(cond, layout);
+    const condMask = predMask(cond, layout, isUniform(cond));
     // `if (c) return;` is a predicated EXIT in SASS, and a `when` region is if-converted: no branch
     const predicated = i.predicated || (i.else === null && i.then.length === 1 && i.then[0]?.op === 'return');
     if (predicated) {
@@ -855,7 +862,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
 
   const lowerLoop = (i: Extract<Instr, { op: 'loop' }>, tail: boolean): void => {
     const cond = i.cond;
-    const condMask = predMask(cond, layout);
+    const condMask = predMask(cond, layout, isUniform(cond));
     // a loop whose threads may leave at different trips is bracketed by BSSY/BSYNC, unless only the
     // kernel's end follows it
     const reconverges = !tail && (!isUniform(cond) || hasBreak(i.body));
