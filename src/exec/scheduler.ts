@@ -167,19 +167,21 @@ interface GridFrame {
 }
 
 /**
- * Finished grids' frames by shape, for the next launches of that shape: a program's repeated
- * launches (a solver's iterations: the 8-PE Jacobi's are 8,448 warp objects each, with their stacks'
- * views and the blocks' shared pages) take one instead of making and collecting it. At most
- * SPARE_FRAMES kept a shape; a reused frame is as a new one: registers and shared memory zeroed.
+ * Finished grids' frames, for the next launches of their shape: a program's repeated launches (a
+ * solver's iterations: the 8-PE Jacobi's are 8,448 warp objects each, with their stacks' views and
+ * the blocks' shared pages) take one instead of making and collecting it. At most SPARE_FRAMES are
+ * kept, the newest (memory stays bounded whatever the shapes); a reused frame is as a new one:
+ * registers and shared memory zeroed.
  */
-const spareFrames = new Map<string, GridFrame[]>();
-const SPARE_FRAMES = 2;
+const spareFrames: GridFrame[] = [];
+const SPARE_FRAMES = 4;
 
 function takeFrame(layout: RegLayout, slotsCount: number, warpsPerBlock: number, sharedBytes: number, smOf: (slot: number) => number): GridFrame {
   const sms = Array.from({ length: slotsCount }, (_, s) => smOf(s));
   const key = `${layout.bytesPerWarp}|${warpsPerBlock}|${sharedBytes}|${sms.join()}`;
-  const kept = spareFrames.get(key)?.pop();
-  if (kept) {
+  const at = spareFrames.findLastIndex((f) => f.key === key);
+  if (at >= 0) {
+    const [kept] = spareFrames.splice(at, 1) as [GridFrame];
     kept.regs.reuse(layout);
     for (const b of kept.slots) {
       b.barriers.clear();
@@ -198,15 +200,10 @@ function takeFrame(layout: RegLayout, slotsCount: number, warpsPerBlock: number,
   return { key, regs, slots };
 }
 
-/** the grid is done: its frame may serve a later launch (no warp of this one runs again) */
+/** the grid is done: its frame may serve a later launch (no warp of this one runs again); the oldest kept goes */
 function releaseFrame(f: GridFrame): void {
-  const list = spareFrames.get(f.key) ?? [];
-  if (list.length >= SPARE_FRAMES) {
-    f.regs.release();
-    return;
-  }
-  list.push(f);
-  spareFrames.set(f.key, list);
+  spareFrames.push(f);
+  if (spareFrames.length > SPARE_FRAMES) (spareFrames.shift() as GridFrame).regs.release();
 }
 
 export interface RunStats {
