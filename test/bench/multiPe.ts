@@ -7,7 +7,7 @@
  * costs less. So the bench runs 3 and then 9 iterations and extrapolates 100 as the 3-iteration run
  * plus 97 times the marginal cost of a reusing iteration, after a small warm-up run: the first profile
  * of a process also pays for loading and compiling the program (on other threads: CPU beyond its
- * wall time), which in the 3-iteration run made the marginal cost look half of what it is (a whole
+ * wall time), which in the 3-iteration run made the marginal cost look half of what it is (then, a whole
  * 100-iteration run on the idle machine: 205 s of CPU, 176 s wall, where this bench had said 121 s).
  */
 import { performance } from 'node:perf_hooks';
