@@ -37,6 +37,8 @@ export interface MemorySystem {
 export interface ExecObserver {
   /** a warp instruction issued (index into the program's meta) */
   issue(w: Warp, index: number): void;
+  /** the counted slots of a run (index .. index + len - 1) issued in order, as issue() of each */
+  issueRun?(w: Warp, index: number, len: number): void;
   /**
    * a memory request: a global one's outcome, sectors and distinct 128-B lines; a shared one's
    * wavefronts as `sectors` and, as `lines`, the distinct 32-bit words it moves (its share of the 32

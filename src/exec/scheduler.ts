@@ -277,6 +277,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   const thr = c.threads;
   const thrOn = c.threadsPredOn;
   const observer = env.observer;
+  const issueRun = observer?.issueRun;
   let totalInstr = 0;
 
   const frame = takeFrame(prog.layout, slotsCount, warpsPerBlock, env.sharedBytes, (s) => opts.smOrder?.[s % opts.smCount] ?? s % opts.smCount);
@@ -415,7 +416,7 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
   };
 
   const watch = new ParkedWatch(prog, slotsCount * warpsPerBlock, thrOn, external);
-  // with no observer of each issue, a run's counts go to its first slot and reach its slots when the grid stops
+  // a run's counts go to its first slot and reach its slots when the grid stops (an observer without issueRun sees each slot's issue)
   const runTally = new RunTally(runLength, flags.map((f) => f & COUNTED));
 
   /**
@@ -448,9 +449,9 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
     while (w.state === WarpState.Running && n < budget) {
       const pc = w.pc;
       const len = runLength[pc] as number;
-      // a run of arithmetic the turn would run whole anyway: counted slot by slot, executed at once
+      // a run of arithmetic the turn would run whole anyway: counted and issued, then executed at once
       if (len !== 0 && ((runFlags[pc] as number) & stopAt) === 0 && n + (runCounted[pc] as number) < budget) {
-        if (observer) {
+        if (observer && issueRun === undefined) {
           for (let j = pc, e = pc + len; j < e; j++) {
             if (((flags[j] as number) & COUNTED) === 0) continue;
             tally(w, j);
@@ -459,6 +460,8 @@ export function startGrid(prog: Program, env: ExecEnv, opts: RunOptions, externa
         } else {
           runTally.add(pc, w.activeCount, w.mask === w.active ? w.activeCount : popc(w.mask));
           n += runCounted[pc] as number;
+          // the timing model issues the run's slots in one call (the same as one by one)
+          if (issueRun !== undefined) issueRun(w, pc, len);
         }
         w.pc = pc + len;
         (runFns[pc] as (w: Warp) => void)(w);

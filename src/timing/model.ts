@@ -1098,6 +1098,98 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (next > (bEnd[rec] as number)) bEnd[rec] = next;
   };
 
+  /**
+   * slots issueRun may take through issueLean: counted, of a kind whose issue is its scoreboard, its
+   * issue slot, a pipe and its result's latency (no memory, branch, barrier, fence, async group or
+   * remote message)
+   */
+  const lean = Uint8Array.from(meta, (m, i) => {
+    const k = kind[i] as number;
+    const simple = k === K_ALU || k === K_FMA || k === K_FP64 || k === K_SFU || k === K_SPECIAL || k === K_CONST || k === K_WARP || k === K_OTHER;
+    return m.counted && simple && (asyncRole[i] as number) <= A_COPY && mmKind[i] === MM_NONE && sysFence[i] === 0 && (net === null || netPost[i] === 0) ? 1 : 0;
+  });
+
+  /**
+   * issue() of a lean slot after the first instruction of a run: the run is straight-line code the
+   * warp issues in one turn, so its block and barrier state are as the first left them
+   */
+  const issueLean = (wi: number, pc: number): void => {
+    const o = wi * W_STRIDE;
+    const t = ws[o + W_CLOCK] as number;
+    const hoisted = hoist[pc] === 1;
+    const base = wi * nRegs;
+    const readyAt = o + W_READY;
+    let why = -1;
+    let tr = hoisted ? (ws[o + W_FLOOR] as number) : t;
+    for (let j = readAt[pc] as number, end = readAt[pc + 1] as number; j < end; j++) {
+      const r = readRegs[j] as number;
+      const rt = ws[readyAt + r] as number;
+      if (rt > tr) {
+        tr = rt;
+        why = readyKind[base + r] as number;
+      }
+    }
+    if (why >= 0 && tr > t) stall[why] = (stall[why] as number) + tr - t;
+    const sched = ws[o + W_SCHED] as number;
+    let ti = issueCal.reserve(sched, tr, 1);
+    if (ti > tr) {
+      const from = tr > t ? tr : t;
+      if (ti > from) stall[R_NOTSEL] = (stall[R_NOTSEL] as number) + ti - from;
+    }
+    const k = kind[pc] as number;
+    let resLat = lat.alu;
+    let resKind = R_WAIT;
+    if (k === K_FMA) resLat = lat.fma;
+    else if (k === K_FP64) {
+      ti = throughPipe(fp64Cal, sched, ti, t);
+      resLat = lat.fp64;
+    } else if (k === K_SFU) {
+      ti = throughPipe(sfuCal, sched, ti, t);
+      resLat = lat.sfu;
+      resKind = R_SHORT;
+    } else if (k === K_SPECIAL) {
+      resLat = lat.special;
+      resKind = R_SHORT;
+    } else if (k === K_CONST) {
+      resLat = lat.constant;
+      resKind = R_SHORT;
+    } else if (k === K_WARP) {
+      resLat = lat.shared;
+      resKind = R_SHORT;
+    }
+    issued++;
+    let next = ti + 1;
+    for (let j = writeAt[pc] as number, end = writeAt[pc + 1] as number; j < end; j++) {
+      const r = writeRegs[j] as number;
+      ws[readyAt + r] = ti + resLat;
+      readyKind[base + r] = resKind;
+    }
+    if (hoisted) {
+      if (next <= t) next = t + 1;
+    } else ws[o + W_FLOOR] = next;
+    ws[o + W_CLOCK] = next;
+    ws[o + W_LAST] = ti;
+    const rec = ws[o + W_REC] as number;
+    if (next > (bEnd[rec] as number)) bEnd[rec] = next;
+  };
+
+  /**
+   * the counted slots of a run the scheduler executes at once (slots pc .. pc + len - 1: arithmetic
+   * and slots that only count), issued in order: the same as issue() one by one, the first through
+   * it and the lean ones after it through issueLean (the call and the checks a run cannot need)
+   */
+  const issueRun = (w: Warp, pc: number, len: number): void => {
+    let wi = -1;
+    for (let j = pc, e = pc + len; j < e; j++) {
+      if (!(meta[j] as InstrMeta).counted) continue;
+      if (wi >= 0 && lean[j] === 1) issueLean(wi, j);
+      else {
+        issue(w, j);
+        wi = idOf(w);
+      }
+    }
+  };
+
   const setResult = (wi: number, pc: number, done: number, why: number): void => {
     const readyAt = wi * W_STRIDE + W_READY;
     const base = wi * nRegs;
@@ -1613,5 +1705,5 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const ld = RP.ldsPerStg128 * (meetings[CO_STG128] as number) + RP.ldsPerStgNarrow * (meetings[CO_STGN] as number) + RP.ldsPerBlockStart * (meetings[CO_START] as number);
     return { ld: Math.round(ld), st: Math.round(RP.stsPerLdg128 * (meetings[CO_LDG128] as number)) };
   };
-  return { observer: { issue, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays };
+  return { observer: { issue, issueRun, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays };
 }
