@@ -79,6 +79,20 @@ describe('barrier deadlocks', () => {
     expect(ms).toBeLessThan(1000);
   });
 
+  it('names the warps that only arrived (bar.arrive) when the waiting ones can never be released', () => {
+    // a producer warp signals, one consumer waits for 128 threads, the other two warps never come
+    const k = kernel('arrive_short', 128, (k, { out }) => {
+      const w = k.warpId;
+      k.if(w.eq(0), () => k.barArrive(1, 128)); // MARK producer arrives
+      k.if(w.eq(3), () => k.barSync(1, 128)); // MARK consumer waits
+      out.at(k.threadIdx.x).store(w);
+    });
+    const { message } = fault(k, 'deadlock');
+    expect(message).toContain(
+      `warp 3 waits at barrier 1 (bar.sync 1, 128, line ${lineOf('MARK consumer waits')}), 64 of 128 threads arrived (bar.arrive at line ${lineOf('MARK producer arrives')} by warps 0)`,
+    );
+  });
+
   it('diagnoses two thread counts on one barrier', () => {
     const k = kernel('mismatched_counts', 128, (k, { out }) => {
       k.if(k.warpId.lt(2), () => k.barSync(2, 128), () => k.barSync(2, 64)); // MARK mismatched
