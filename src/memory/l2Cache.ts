@@ -312,7 +312,8 @@ export class L2Cache {
     this.tag = new Float64Array(n).fill(EMPTY);
     this.valid = new Uint8Array(n);
     this.dirty = new Uint8Array(n);
-    this.cls = new Uint8Array(n);
+    // empty ways are of the normal class, as a flush leaves them (an empty way's class is never read)
+    this.cls = new Uint8Array(n).fill(CLS_NORMAL);
     if (this.ways > 30) throw new Error(`L2: ${this.ways} ways per set; the replacement state packs a set's ways into 30 bits`);
     this.older = new Uint8Array(n).fill(NONE);
     this.newer = new Uint8Array(n).fill(NONE);
@@ -357,8 +358,6 @@ export class L2Cache {
     const pos = opts.partitionOfSm ?? ((sm: number) => sm % this.partitions);
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
-    // a new way's class is 0 (CLS_FIRST), as the Uint8Array starts
-    for (let set = 0; set < this.sets; set++) this.syncClassWays(set);
     this.setDirtyVictimSkip(opts.dirtyVictimSkip ?? 0);
     this.setPersistingBytes(0);
   }
@@ -428,7 +427,7 @@ export class L2Cache {
    */
   flush(): void {
     const live = this.liveSets;
-    if (this.liveAll || live.length * 4 > this.sets) {
+    if (live.length * 4 > this.sets) {
       this.fillAllPartials();
       for (let i = 0; i < this.dirty.length; i++) if (this.dirty[i] !== 0) this.dram.write(this.dirty[i]!);
       this.clearWays(0, this.tag.length);
@@ -445,7 +444,6 @@ export class L2Cache {
       }
     }
     this.liveSets = [];
-    this.liveAll = false;
     // every set is empty now: none holds dirty lines for settleDirty to cap
     for (const set of this.touchedSets) this.touchedSet[set] = 0;
     this.touchedSets = [];
@@ -474,10 +472,9 @@ export class L2Cache {
     this.copy.fill(0, from, to);
   }
 
-  /** sets that took a line since the last flush (allocate), and whether that may be any set (before the first flush) */
+  /** sets that took a line since the last flush (allocate) */
   private readonly liveSet: Uint8Array;
   private liveSets: number[] = [];
-  private liveAll = true;
 
   /**
    * `lines` whole dirty lines from `firstLine` on, older than anything the kernel touches (memory
@@ -746,19 +743,6 @@ export class L2Cache {
     const bit = 1 << (w - set * this.ways);
     this.firstWays[set] = k === CLS_FIRST ? this.firstWays[set]! | bit : this.firstWays[set]! & ~bit;
     this.lastWays[set] = k === CLS_LAST ? this.lastWays[set]! | bit : this.lastWays[set]! & ~bit;
-  }
-
-  /** the set's class masks from its ways' classes */
-  private syncClassWays(set: number): void {
-    let first = 0;
-    let last = 0;
-    for (let i = 0, base = set * this.ways; i < this.ways; i++) {
-      const c = this.cls[base + i];
-      if (c === CLS_FIRST) first |= 1 << i;
-      else if (c === CLS_LAST) last |= 1 << i;
-    }
-    this.firstWays[set] = first;
-    this.lastWays[set] = last;
   }
 
   /** probability a dirty victim is passed over (L2Options.dirtyVictimSkip) from now on */
