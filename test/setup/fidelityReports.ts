@@ -37,14 +37,24 @@ function profileOnce(name: string, args: readonly string[], dir: string): Promis
 const keyPath = (dir: string, name: string): string => join(dir, `${name}.key`);
 const secondsPath = (dir: string): string => join(dir, 'seconds.json');
 
-/** the seconds each run took when last profiled, {} if never */
-function lastSeconds(dir: string): Record<string, number> {
+/** the seconds of each run in a seconds.json, {} if there is none */
+function readSeconds(path: string): Record<string, number> {
   try {
-    const v = JSON.parse(readFileSync(secondsPath(dir), 'utf8')) as unknown;
+    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, number>) : {};
   } catch {
     return {};
   }
+}
+
+/**
+ * the seconds each run took when last profiled here; on a fresh clone (CI), those a CI run took on
+ * the 2-core machine (test/setup/fidelitySeconds.json, from out/fidelity-reports/seconds.json of the
+ * fresh-clone run of 17e0a13): in list order the slowest run (wavefronts_probe, 77 s) began among the
+ * last and ran half a minute alone
+ */
+function lastSeconds(dir: string): Record<string, number> {
+  return { ...readSeconds(join(import.meta.dirname, 'fidelitySeconds.json')), ...readSeconds(secondsPath(dir)) };
 }
 
 /** whether the report of `run` in `dir` was made from the inputs `key` names */
@@ -60,10 +70,9 @@ export default async function setup(project: TestProject): Promise<void> {
   const fresh = process.env['WARPSIGHT_FIDELITY_FRESH'] === '1';
   const inputs = inputKey(ROOT);
   const keys = new Map(FIDELITY_RUNS.map((r) => [r.name, runKey(inputs, r.args)]));
-  // the longest first, by the times the runs took last (out/fidelity-reports/seconds.json), so the
-  // workers finish together: in list order the slowest run (l2_survival) began last and ran a minute
-  // alone. Runs never timed go first (in list order); every report is a file of its own, so the order
-  // reaches no output.
+  // the longest first, by the times the runs took last (lastSeconds), so the workers finish together.
+  // Runs never timed go first (in list order); every report is a file of its own, so the order reaches
+  // no output.
   const last = lastSeconds(dir);
   const queue = FIDELITY_RUNS.filter((r) => fresh || !upToDate(dir, r, keys.get(r.name)!)).sort(
     (a, b) => (last[b.name] ?? Infinity) - (last[a.name] ?? Infinity) || 0,
