@@ -34,7 +34,7 @@ export const CUDA_SAMPLES = [
   'simpleAtomicIntrinsics',
 ] as const;
 
-/** the longest first (family 5: five runs of ~30 s), so the parallel workers finish together */
+/** the setup (test/setup/fidelityReports.ts) starts them longest first, by the seconds they took last */
 export const FIDELITY_RUNS: readonly FidelityRun[] = [
   { name: 'l2_copy_lifetime', args: ['test/fidelity/probes/kernels/l2_copy_lifetime.ts', '--cache-control', 'none', ...COUNTERS_ONLY] },
   { name: 'global_loads', args: ['kernels/global_loads.ts', '-k', 'regex:^g_ld_'] },
