@@ -17,12 +17,15 @@ const TRIPS = 16;
 
 export type SpillShape = 0 | 1 | 2 | 3;
 
-export function accumulators(k: number, registers: number, shape: SpillShape = 0) {
+/** the probes' launch: 128 blocks of 256 threads (`blocks` fewer: every warp runs the same code) */
+export const PROBE_BLOCKS = N / 256;
+
+export function accumulators(k: number, registers: number, shape: SpillShape = 0, blocks = PROBE_BLOCKS) {
   return defineKernel({
     name: `acc${k}_s${shape}_r${registers}`,
     description: `${k} accumulators live across a loop (shape ${shape}), built for ${registers} registers`,
     params: { in: ptr('global', f32), out: ptr('global', f32), xs: ptr('global', f32), p1: ptr('global', f32), p2: ptr('global', f32) },
-    launch: { grid: N / 256, block: 256 },
+    launch: { grid: blocks, block: 256 },
     registers,
     setup: (h) => {
       const xs = h.alloc(f32, TRIPS * N, 'xs');
