@@ -32,7 +32,7 @@ function collect(value: unknown, out: Definition[]): void {
 
 async function importFile(abs: string): Promise<Record<string, unknown>> {
   // the built CLI: compiled in this thread when it can be (bundle.ts), the stack traces source-mapped
-  if (!runningFromSource && process.env.VITEST === undefined) {
+  if (!runningFromSource) {
     const url = await bundledKernel(abs, apiModuleUrl());
     if (url !== null) {
       process.setSourceMapsEnabled(true);

@@ -41,6 +41,13 @@ export function apiModuleUrl(): string {
 /** whether this module runs as TypeScript: a TS loader (tsx, vite) is active and imports .ts itself */
 export const runningFromSource = import.meta.url.endsWith('.ts');
 
+/**
+ * whether vite imports the kernel files (the sources under vitest): VITEST alone does not say so, a
+ * process started from the build inherits it when a test runner spawns the CLI (a user's tests, or
+ * ours), and it loads kernel files itself
+ */
+const underVite = runningFromSource && process.env.VITEST !== undefined;
+
 let registered = false;
 
 /**
@@ -48,7 +55,7 @@ let registered = false;
  * the dev entry (bin/dev.js, tsx already loaded) get the `warpsight` resolver. Idempotent.
  */
 export async function registerKernelLoader(): Promise<void> {
-  if (registered || process.env.VITEST !== undefined) return;
+  if (registered || underVite) return;
   registered = true;
   if (!runningFromSource) {
     const tsx = await import('tsx/esm/api');

@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const K = 'test/check/kernels';
-const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'check', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [...CLI_ENTRY, 'check', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '' } });
 
 describe('warpsight check (command)', () => {
   it('prints each finding with both lines, threads, address, allocation and fix; exits 1', () => {

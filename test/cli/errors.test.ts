@@ -7,10 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 function oneLineError(r: { code: number | null; stderr: string }): string {

@@ -7,9 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const KERNEL = `import { defineKernel, ptr, u32 } from 'warpsight';
 
@@ -32,7 +33,7 @@ describe('the npm package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'warpsight-user-'));
     const file = join(dir, 'my_kernel.ts');
     writeFileSync(file, KERNEL);
-    const r = spawnSync(resolve('bin/dev.js'), ['profile', file, '--json'], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'profile', file, '--json'], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as Report;
     expect(report.kernels.map((k) => k.name)).toEqual(['outside_iota']);

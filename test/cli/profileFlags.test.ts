@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import Profile from '../../commands/profile.js';
 import type { Report } from '../../types/report.schema.js';
 import { parseCsvRows } from '../../src/report/ncuCsv.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FILE = 'kernels/warp_primitives.ts';
@@ -54,7 +55,7 @@ async function json(args: string[]): Promise<Report> {
 }
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -295,7 +296,7 @@ export default defineKernel({
   });
 
   it('progress: a plain line per launch on stderr in CI, nothing on stdout with --json', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'profile', FILE, '-c', '2', '--section', 'LaunchStats', '--json'], {
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'profile', FILE, '-c', '2', '--section', 'LaunchStats', '--json'], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, CI: 'true' },
@@ -305,7 +306,7 @@ export default defineKernel({
     expect(lines.map((l) => l.replace(/: [\d.]+ s$/, ''))).toEqual(['profile [1] kernels/warp_primitives.ts -k shfl_broadcast', 'profile [2] kernels/warp_primitives.ts -k tile_shfl']);
     expect((JSON.parse(r.stdout) as Report).kernels).toHaveLength(2);
     // not a terminal and not CI: silent
-    const quiet = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'profile', FILE, '-c', '1', '--section', 'LaunchStats'], {
+    const quiet = spawnSync(process.execPath, [...CLI_ENTRY, 'profile', FILE, '-c', '1', '--section', 'LaunchStats'], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, CI: '' },

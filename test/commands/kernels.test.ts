@@ -6,12 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitColumns } from '../../src/cli/fit.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('warpsight kernels', () => {
   it('fits 120 columns off a terminal, every kernel listed', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'kernels'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'kernels'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n').filter((l) => l !== '');
     expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(120);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Occupancy from '../../commands/occupancy.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -30,7 +31,7 @@ async function runCommand(args: string[]): Promise<{ out: string; result: unknow
 }
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'occupancy', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, 'occupancy', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -8,13 +8,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const OUT = resolve('out/e2e-cli');
 const BC = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum';
 const baseline = JSON.parse(readFileSync('reports/baseline.json', 'utf8')) as Report;
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(resolve('bin/dev.js'), args, { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
 import { profileFile } from '../../src/profile.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const GT = fileURLToPath(new URL('../../../shared/groundtruth/h200/', import.meta.url));
@@ -173,7 +174,7 @@ describe('validate --report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'warpsight-validate-report-'));
     const saved = join(dir, 'occ.json');
     writeFileSync(saved, JSON.stringify(occ));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'validate', '--report', saved, '--ncu', join(GT, 'ncu_raw_occ.csv'), '-k', 'occ_smem_200k', '--json'], {
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'validate', '--report', saved, '--ncu', join(GT, 'ncu_raw_occ.csv'), '-k', 'occ_smem_200k', '--json'], {
       cwd: ROOT,
       encoding: 'utf8',
     });
@@ -181,7 +182,7 @@ describe('validate --report', () => {
     const rows = JSON.parse(r.stdout) as { metric: string; warpsight: number | null; ncu: number | null; status: string }[];
     const row = rows.find((x) => x.metric === 'sm__maximum_warps_per_active_cycle_pct');
     expect(row).toMatchObject({ warpsight: 25, ncu: 25, status: 'ok' });
-    const missing = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'validate', '--ncu', join(GT, 'ncu_raw_occ.csv')], { cwd: ROOT, encoding: 'utf8' });
+    const missing = spawnSync(process.execPath, [...CLI_ENTRY, 'validate', '--ncu', join(GT, 'ncu_raw_occ.csv')], { cwd: ROOT, encoding: 'utf8' });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('error: missing the kernel file: warpsight validate <file.ts> --ncu <csv>, or --report <saved.json>');
   });

@@ -4,12 +4,12 @@
  * profile needs shows the check firing at its first look (1,048,576 warp instructions).
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 describe('the emulator memory budget', () => {
   it('stops a run over the budget with a located error line', () => {
-    const r = spawnSync(resolve('bin/dev.js'), ['profile', 'test/fixtures/long_loop.ts'], {
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'profile', 'test/fixtures/long_loop.ts'], {
       encoding: 'utf8',
       env: { ...process.env, CI: 'true', WARPSIGHT_MEMORY_BUDGET_MB: '50' },
       timeout: 120_000,

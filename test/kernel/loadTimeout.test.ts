@@ -4,12 +4,12 @@
  * `kernels --dir` over a folder with such a file ends the same way. Normal files load as before.
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/kernel/load.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 function cli(args: string[], timeoutMs: number): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(resolve('bin/dev.js'), args, {
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, ...args], {
     encoding: 'utf8',
     // a short limit keeps the test quick; spawnSync's own timeout only guards against a hang
     env: { ...process.env, CI: 'true', WARPSIGHT_IMPORT_TIMEOUT_MS: String(timeoutMs) },

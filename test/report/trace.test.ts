@@ -14,6 +14,7 @@ import type { Report } from '../../types/report.schema.js';
 import type { TraceFile } from '../../types/trace-event.schema.js';
 import { profileFile } from '../../src/profile.js';
 import { traceEvents, type TraceEvent } from '../../src/report/trace.js';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'out', 'trace-test');
@@ -24,7 +25,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allo
 const validate = ajv.compile(schema) as ValidateFunction<{ traceEvents: TraceEvent[] }>;
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(process.execPath, [...CLI_ENTRY, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../setup/cli.js';
 
 const FIXTURE = 'test/fixtures/runtime_errors.ts';
 const lines = readFileSync(FIXTURE, 'utf8').split('\n');
@@ -28,7 +28,7 @@ const CASES = [
 
 describe('runtime misuse: one located error line, non-zero exit', () => {
   it.each(CASES)('$program', ({ program, at, says }) => {
-    const r = spawnSync(resolve('bin/dev.js'), ['profile', FIXTURE, '-k', program], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const r = spawnSync(process.execPath, [...CLI_ENTRY, 'profile', FIXTURE, '-k', program], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     // the program's host code failed while running (src/errors.ts: a kernel fault, 3)
     expect(r.status).toBe(3);
     const err = r.stderr.trim().split('\n');

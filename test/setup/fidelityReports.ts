@@ -16,13 +16,14 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { FIDELITY_RUNS, type FidelityRun, reportPath } from '../fidelity/reports.js';
 import { inputKey, runKey } from './inputKey.js';
+import { CLI_ENTRY } from './cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function profileOnce(name: string, args: readonly string[], dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const out = reportPath(dir, name);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'dev.js'), 'profile', ...args, '-o', out, '-f', '--no-check-exit-code', '--json'], {
+    const child = spawn(process.execPath, [...CLI_ENTRY, 'profile', ...args, '-o', out, '-f', '--no-check-exit-code', '--json'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
