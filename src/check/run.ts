@@ -60,15 +60,19 @@ export function checkDefinitions(chosen: readonly Definition[], req: CheckReques
     },
   });
   checker = new Checker(session.mem, { shadowBytes });
-  for (const d of chosen) {
-    const g = guardDefinition(d, display);
-    try {
-      if (g.kind === 'kernel') session.runKernel(g);
-      else session.runProgram(g);
-    } catch (e) {
-      // memcheck's faults are findings; a deadlock, a runaway loop or a bad file stay errors
-      if (!(e instanceof KernelFault) || !checker.fault(e)) throw e;
+  try {
+    for (const d of chosen) {
+      const g = guardDefinition(d, display);
+      try {
+        if (g.kind === 'kernel') session.runKernel(g);
+        else session.runProgram(g);
+      } catch (e) {
+        // memcheck's faults are findings; a deadlock, a runaway loop or a bad file stay errors
+        if (!(e instanceof KernelFault) || !checker.fault(e)) throw e;
+      }
     }
+  } finally {
+    session.close();
   }
   const tools = req.tools ?? CHECK_TOOLS;
   const findings = checker.findings.filter((f) => tools.includes(f.tool));

@@ -161,10 +161,12 @@ export class MemoryHierarchy {
     if (this.sectorsPerLine !== 4) throw new Error(`memory hierarchy: 4 sectors per line expected, arch ${arch.id} has ${this.sectorsPerLine}`);
     this.avoidance = opts.writeBackAvoidance ?? { maxSkip: 0.7, halfReadBytes: 4e6, steepness: 4 };
     this.l1 = new L1Cache(arch.smCount, defaultL1Bytes(arch), arch.l2LineSize, opts.l1Ways ?? 4);
+    this.limit = this.clampLimit(arch.persistingL2CacheDefaultLimit);
     this.l2 = new L2Cache(
       {
         bytes: (arch.l2Size * arch.l2SlicesActive) / arch.l2Slices,
         nominalBytes: arch.l2Size,
+        persistingBytes: this.limit,
         lineSize: arch.l2LineSize,
         sectorSize: arch.sectorSize,
         ways: opts.l2Ways ?? 16,
@@ -185,14 +187,21 @@ export class MemoryHierarchy {
     this.combiner = new StoreCombiner(arch.smCount, (line, mask, bytes, hint, sm) => {
       this.l2.write(line, mask, 0, hint, bytes, sm);
     });
-    this.limit = 0;
-    this.setPersistingLimit(arch.persistingL2CacheDefaultLimit);
   }
 
   /** cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize): clamps to persistingL2CacheMaxSize */
   setPersistingLimit(bytes: number): void {
-    this.limit = Math.max(0, Math.min(bytes, this.arch.persistingL2CacheMaxSize));
+    this.limit = this.clampLimit(bytes);
     this.l2.setPersistingBytes(this.limit);
+  }
+
+  private clampLimit(bytes: number): number {
+    return Math.max(0, Math.min(bytes, this.arch.persistingL2CacheMaxSize));
+  }
+
+  /** the session is over: the L2's arrays serve the next hierarchy (L2Cache.release); nothing may use this one afterwards */
+  release(): void {
+    this.l2.release();
   }
 
   persistingLimit(): number {

@@ -15,6 +15,8 @@ export interface L2Options {
    * (the H200's default and maximum are 3/16 and 10/16 of 60 MiB), taken as that many ways per set
    */
   nominalBytes?: number;
+  /** the set-aside for persisting lines to start with (setPersistingBytes; default 0) */
+  persistingBytes?: number;
   lineSize: number;
   sectorSize: number;
   /** associativity (undocumented; 16 as in hardware-rules §5.3 [INFER]) */
@@ -153,7 +155,104 @@ const L2_COUNTERS = [
   'atomSectors', 'atomHit', 'atomMiss', 'atomFabric',
 ] as const satisfies readonly (keyof L2Cache)[];
 
+/**
+ * The per-way and per-set arrays of an L2 of one shape (30,720 sets of 16 ways on the H200: 28 MB).
+ * A profile makes one L2 per session; a test run or a bench makes a thousand sessions, and allocating
+ * and collecting 28 MB each (touched anew, page by page) was a third of a small launch's time. A
+ * released cache's arrays, set back to a new cache's state, serve the next one of the same shape.
+ */
+class L2Arrays {
+  private static readonly spare = new Map<string, L2Arrays[]>();
+  /** kept per shape: a multi-GPU run's PEs release one each */
+  private static readonly SPARE_PER_SHAPE = 2;
+
+  readonly tag: Float64Array;
+  readonly valid: Uint8Array;
+  readonly dirty: Uint8Array;
+  readonly cls: Uint8Array;
+  readonly older: Uint8Array;
+  readonly newer: Uint8Array;
+  readonly partner: Uint8Array;
+  readonly fillStamp: Float64Array;
+  readonly lastFill: Float64Array;
+  readonly partial: Uint8Array;
+  readonly partialBytes: Uint32Array;
+  readonly partialStamp: Float64Array;
+  readonly copy: Uint8Array;
+  readonly reused: Uint8Array;
+  readonly chance: Uint8Array;
+  readonly lruWay: Uint8Array;
+  readonly mruWay: Uint8Array;
+  readonly live: Int32Array;
+  readonly firstWays: Int32Array;
+  readonly lastWays: Int32Array;
+  /** set by L2Cache.setPersistingBytes for every set before any use: never reset here */
+  readonly quota: Uint8Array;
+  readonly dirtyCap: Uint8Array;
+  readonly idleDirtyCap: Uint8Array;
+  readonly idleAnyCap: Uint8Array;
+  readonly touchedSet: Uint8Array;
+  readonly liveSet: Uint8Array;
+
+  private constructor(
+    private readonly sets: number,
+    private readonly ways: number,
+  ) {
+    const n = sets * ways;
+    this.tag = new Float64Array(n);
+    this.valid = new Uint8Array(n);
+    this.dirty = new Uint8Array(n);
+    this.cls = new Uint8Array(n);
+    this.older = new Uint8Array(n);
+    this.newer = new Uint8Array(n);
+    this.partner = new Uint8Array(n);
+    this.fillStamp = new Float64Array(n);
+    this.lastFill = new Float64Array(n);
+    this.partial = new Uint8Array(n);
+    this.partialBytes = new Uint32Array(n * 4);
+    this.partialStamp = new Float64Array(n);
+    this.copy = new Uint8Array(n);
+    this.reused = new Uint8Array(n);
+    this.chance = new Uint8Array(n);
+    this.lruWay = new Uint8Array(sets);
+    this.mruWay = new Uint8Array(sets);
+    this.live = new Int32Array(sets);
+    this.firstWays = new Int32Array(sets);
+    this.lastWays = new Int32Array(sets);
+    this.quota = new Uint8Array(sets);
+    this.dirtyCap = new Uint8Array(sets);
+    this.idleDirtyCap = new Uint8Array(sets);
+    this.idleAnyCap = new Uint8Array(sets);
+    this.touchedSet = new Uint8Array(sets);
+    this.liveSet = new Uint8Array(sets);
+    // no line (tag EMPTY, recency list ends NONE); empty ways are of the normal class, as a flush
+    // leaves them (an empty way's class is never read)
+    this.tag.fill(EMPTY);
+    this.cls.fill(CLS_NORMAL);
+    this.older.fill(NONE);
+    this.newer.fill(NONE);
+    this.lruWay.fill(NONE);
+    this.mruWay.fill(NONE);
+  }
+
+  /** arrays for an L2 of `sets` x `ways`, in a new cache's state: a released one's if there is one */
+  static take(sets: number, ways: number): L2Arrays {
+    return L2Arrays.spare.get(`${sets}x${ways}`)?.pop() ?? new L2Arrays(sets, ways);
+  }
+
+  /** kept for the next cache of this shape, which takes it as it is (L2Cache.release leaves it as a flush does) */
+  release(): void {
+    const key = `${this.sets}x${this.ways}`;
+    const list = L2Arrays.spare.get(key) ?? [];
+    if (list.length >= L2Arrays.SPARE_PER_SHAPE || list.includes(this)) return;
+    list.push(this);
+    L2Arrays.spare.set(key, list);
+  }
+}
+
 export class L2Cache {
+  /** the arrays below, from one L2Arrays (release) */
+  private readonly arrays: L2Arrays;
   readonly sets: number;
   readonly ways: number;
   readonly lineSize: number;
@@ -308,43 +407,22 @@ export class L2Cache {
     this.lineSize = opts.lineSize;
     this.nominalBytes = opts.nominalBytes ?? opts.bytes;
     this.sets = Math.max(1, Math.floor(opts.bytes / opts.lineSize / this.ways));
-    const n = this.sets * this.ways;
-    this.tag = new Float64Array(n).fill(EMPTY);
-    this.valid = new Uint8Array(n);
-    this.dirty = new Uint8Array(n);
-    // empty ways are of the normal class, as a flush leaves them (an empty way's class is never read)
-    this.cls = new Uint8Array(n).fill(CLS_NORMAL);
+    const a = L2Arrays.take(this.sets, this.ways);
+    this.arrays = a;
+    ({ tag: this.tag, valid: this.valid, dirty: this.dirty, cls: this.cls, older: this.older, newer: this.newer } = a);
+    ({ lruWay: this.lruWay, mruWay: this.mruWay, live: this.live, firstWays: this.firstWays, lastWays: this.lastWays, quota: this.quota } = a);
+    ({ partner: this.partner, fillStamp: this.fillStamp, lastFill: this.lastFill, partial: this.partial, partialBytes: this.partialBytes } = a);
+    ({ partialStamp: this.partialStamp, dirtyCap: this.dirtyCap, idleDirtyCap: this.idleDirtyCap, idleAnyCap: this.idleAnyCap } = a);
+    ({ touchedSet: this.touchedSet, liveSet: this.liveSet, copy: this.copy, reused: this.reused, chance: this.chance } = a);
     if (this.ways > 30) throw new Error(`L2: ${this.ways} ways per set; the replacement state packs a set's ways into 30 bits`);
-    this.older = new Uint8Array(n).fill(NONE);
-    this.newer = new Uint8Array(n).fill(NONE);
-    this.lruWay = new Uint8Array(this.sets).fill(NONE);
-    this.mruWay = new Uint8Array(this.sets).fill(NONE);
-    this.live = new Int32Array(this.sets);
-    this.firstWays = new Int32Array(this.sets);
-    this.lastWays = new Int32Array(this.sets);
-    this.quota = new Uint8Array(this.sets);
     this.pairFill = opts.fillGranularity >= 2 * opts.sectorSize;
-    this.partner = new Uint8Array(n);
-    this.fillStamp = new Float64Array(n);
-    this.lastFill = new Float64Array(n);
     this.inflight = opts.inflightRequests ?? 4096;
-    this.partial = new Uint8Array(n);
-    this.partialBytes = new Uint32Array(n * 4);
-    this.partialStamp = new Float64Array(n);
     this.partialLines = Math.max(1, Math.floor(opts.partialLinesPerSet ?? 2));
     this.partialWeight = opts.partialDirtyWeight ?? 1;
-    this.dirtyCap = new Uint8Array(this.sets);
-    this.idleDirtyCap = new Uint8Array(this.sets);
-    this.idleAnyCap = new Uint8Array(this.sets);
-    this.touchedSet = new Uint8Array(this.sets);
-    this.liveSet = new Uint8Array(this.sets);
     this.dirtyWays = opts.dirtyWays ?? this.ways;
     this.idleDirtyWays = opts.idleDirtyWays ?? this.dirtyWays;
     this.cleanWays = opts.cleanWays ?? 0;
-    this.copy = new Uint8Array(n);
-    this.reused = new Uint8Array(n);
     this.sc = opts.replacement === 'sc';
-    this.chance = new Uint8Array(n);
     this.partitions = opts.partitions ?? 1;
     this.partSets = Math.max(1, Math.floor(this.sets / this.partitions));
     const lineBit = Math.log2(this.lineSize);
@@ -359,11 +437,26 @@ export class L2Cache {
     this.smPart = new Uint8Array(1024);
     for (let sm = 0; sm < 1024; sm++) this.smPart[sm] = pos(sm) % this.partitions;
     this.setDirtyVictimSkip(opts.dirtyVictimSkip ?? 0);
-    this.setPersistingBytes(0);
+    this.setPersistingBytes(opts.persistingBytes ?? 0);
   }
 
   capacityBytes(): number {
     return this.sets * this.ways * this.lineSize;
+  }
+
+  /**
+   * the cache is done with (its session ended): its arrays, emptied as a flush empties them but with
+   * nothing written back, serve the next L2 of the same shape. A new cache and a flushed one behave
+   * alike: what a flush leaves (fill and partial-write stamps, partial bytes, reuse marks) is written
+   * before it is read again. Nothing may use this cache afterwards.
+   */
+  release(): void {
+    this.clearWays(0, this.tag.length);
+    this.liveSet.fill(0);
+    this.liveSets = [];
+    this.touchedSet.fill(0);
+    this.touchedSets = [];
+    this.arrays.release();
   }
 
   resetCounters(): void {

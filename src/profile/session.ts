@@ -96,7 +96,9 @@ export interface SharedDevices {
 export class Session {
   readonly mem: DeviceMemory;
   readonly host: Host;
-  readonly memsys: MemoryHierarchy;
+  /** the caches: shared (SharedDevices.memsys), or this session's own, made at its first use (a session that only adopts runs needs none) */
+  private readonly sharedMemsys: MemoryHierarchy | null;
+  private ownMemsys: MemoryHierarchy | null = null;
   readonly results: KernelResult[];
   /** the PE this session's device is in a multi-PE program (null: a single GPU) */
   readonly pe: number | null;
@@ -137,8 +139,20 @@ export class Session {
     this.results = shared?.results ?? [];
     this.pe = shared?.pe ?? null;
     if (!shared) this.mem.setCapacity(opts.arch.globalMemBytes, opts.arch.name);
-    this.memsys = shared?.memsys ?? new MemoryHierarchy(opts.arch);
+    this.sharedMemsys = shared?.memsys ?? null;
     this.sampling = opts.sample;
+  }
+
+  get memsys(): MemoryHierarchy {
+    if (this.sharedMemsys !== null) return this.sharedMemsys;
+    this.ownMemsys ??= new MemoryHierarchy(this.opts.arch);
+    return this.ownMemsys;
+  }
+
+  /** the session is over (its results made): its own caches' arrays serve the next session's (MemoryHierarchy.release) */
+  close(): void {
+    this.ownMemsys?.release();
+    this.ownMemsys = null;
   }
 
   /**
@@ -462,7 +476,12 @@ export class Session {
           return null;
         }
         if (out.memoryLocs) this.memoryLocs.push(...out.memoryLocs);
-        if (plan) return { out, occ, cache: scaleCacheMetrics(memsys.endLaunch(), plan, o.arch) };
+        if (plan) {
+          const cache = scaleCacheMetrics(memsys.endLaunch(), plan, o.arch);
+          // the slice's caches were this launch's alone
+          memsys.release();
+          return { out, occ, cache };
+        }
         const cache = this.memsys.endLaunch();
         if (others) this.memsys.swapCounters(others);
         // asked to sample a grid it could not: the entry says why it ran exact

@@ -14,7 +14,11 @@ export function nodeLayout(p: ProgramDef, pesPerNode: number | undefined, transp
 export async function runPeProgram(p: ProgramDef, opts: SessionOptions, pes: number, share: GpuSharing = 'none', layout: NodeLayout = SINGLE_NODE): Promise<PeRun> {
   const sys = new PeSystem(opts.arch, opts, pes, p, share, layout);
   const scalars = (sys.sessions[0] as NonNullable<(typeof sys.sessions)[0]>).programScalars(p);
-  await sys.run(p, scalars);
-  sys.finish(p);
-  return { results: sys.results, programs: sys.sessions.flatMap((s) => s.programs) };
+  try {
+    await sys.run(p, scalars);
+    sys.finish(p);
+    return { results: sys.results, programs: sys.sessions.flatMap((s) => s.programs) };
+  } finally {
+    sys.close();
+  }
 }

@@ -61,6 +61,8 @@ export class PeSystem {
   /** where the PEs are: nodes, and the remote transport between them (network.ts) */
   readonly nodes: PeNetwork;
   readonly sessions: Session[] = [];
+  /** the one GPU's caches when the PEs share it (MPS, time-slicing); null: each PE's session has its own */
+  private readonly sharedMemsys: MemoryHierarchy | null;
   readonly runtimes: Runtime[] = [];
   readonly apis: ProgramApi[] = [];
   private readonly waits: PendingWait[] = [];
@@ -98,7 +100,8 @@ export class PeSystem {
     const gpus = share === 'none' ? nPes : 1;
     this.mem.setCapacity(arch.globalMemBytes * gpus, `${gpus} x ${arch.name}`);
     this.host = new Host(this.mem);
-    const shared = { mem: this.mem, results: [] as Session['results'], ...(share === 'none' ? {} : { memsys: new MemoryHierarchy(arch) }) };
+    this.sharedMemsys = share === 'none' ? null : new MemoryHierarchy(arch);
+    const shared = { mem: this.mem, results: [] as Session['results'], ...(this.sharedMemsys ? { memsys: this.sharedMemsys } : {}) };
     // one GPU's block scheduler for every process on it; without MPS its contexts take turns
     const blocks = share === 'none' ? undefined : new BlockScheduler(arch, this.clock, (arch.latency.blockRetire / arch.smClockHz) * 1e9);
     if (blocks) blocks.exclusiveContexts = share === 'timeslice';
@@ -334,6 +337,12 @@ export class PeSystem {
         onStream: this.onStream[pe] as OnStreamRecord[],
       })),
     };
+  }
+
+  /** the run is over (its results made): the caches' arrays serve the next run's (Session.close) */
+  close(): void {
+    for (const s of this.sessions) s.close();
+    this.sharedMemsys?.release();
   }
 
   /** each PE's timeline, the report's programs */
