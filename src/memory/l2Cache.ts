@@ -499,8 +499,11 @@ export class L2Cache {
       capWays += this.dirtyCap[s]!;
       this.idleDirtyCap[s] = Math.max(1, Math.floor(Math.min(this.idleDirtyWays, room) + dither));
       this.idleAnyCap[s] = Math.floor(this.idleDirtyWays + dither);
-      const base = s * this.ways;
-      for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.setCls(base + w, CLS_NORMAL);
+      // (no way to look at while no line can be persisting: a new or flushed cache)
+      if (this.maybeLast) {
+        const base = s * this.ways;
+        for (let w = q; w < this.ways; w++) if (this.cls[base + w] === CLS_LAST) this.setCls(base + w, CLS_NORMAL);
+      }
     }
     this.dirtyRoom = capWays * this.lineSize;
   }
