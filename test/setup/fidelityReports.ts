@@ -1,15 +1,15 @@
 /**
  * vitest globalSetup: the full-size ground-truth launches are profiled once, before the tests, in
- * parallel child processes (one per core, the longest runs first), through the CLI (`warpsight
- * profile … -o`). The fidelity tests (counts, caches, timing) read these reports instead of each
- * profiling the same kernels again.
+ * parallel child processes (one per core, the longest runs first), each running the CLI's commands
+ * (`warpsight profile … -o`) one after another (cliWorker.mjs). The fidelity tests (counts, caches,
+ * timing) read these reports instead of each profiling the same kernels again.
  *
  * A report is kept from an earlier run when nothing it depends on changed: beside each report the
  * key of its inputs (test/setup/inputKey.ts: every source, kernel and manifest file, Node's version,
  * the run's arguments). A changed file anywhere in the profiler or the kernels profiles everything
  * again; WARPSIGHT_FIDELITY_FRESH=1 does so regardless.
  */
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -20,19 +20,46 @@ import { CLI_ENTRY } from './cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-function profileOnce(name: string, args: readonly string[], dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const out = reportPath(dir, name);
-    const child = spawn(process.execPath, [...CLI_ENTRY, 'profile', ...args, '-o', out, '-f', '--no-check-exit-code', '--json'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`profiling ${name} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`))));
+/**
+ * a child process running `warpsight profile` commands in turn (cliWorker.mjs: the CLI's commands in
+ * one process, its start paid once), built or from the sources as the other tests' CLI (cli.ts)
+ */
+interface CliWorker {
+  profile(name: string, args: readonly string[], dir: string): Promise<void>;
+  close(): void;
+}
+
+async function startWorker(): Promise<CliWorker> {
+  const built = CLI_ENTRY.length === 1;
+  const child = fork(join(ROOT, 'test', 'setup', 'cliWorker.mjs'), [ROOT, built ? 'built' : 'dev'], {
+    cwd: ROOT,
+    execArgv: built ? [] : ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    // the last lines are what a failure reports
+    err = (err + d.toString()).slice(-4000);
+  });
+  let answer: ((m: { code?: number; error?: string }) => void) | null = null;
+  let exited: ((code: number | null) => void) | null = null;
+  child.on('message', (m: { ready?: boolean; code?: number; error?: string }) => answer?.(m));
+  child.on('exit', (code) => exited?.(code));
+  await new Promise<void>((resolve, reject) => {
+    answer = () => resolve();
+    exited = (code) => reject(new Error(`the fidelity setup's CLI worker ended (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
+  });
+  return {
+    profile: (name, args, dir) =>
+      new Promise((resolve, reject) => {
+        err = '';
+        const fail = (why: string): void => reject(new Error(`profiling ${name} failed (${why}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
+        answer = (m) => (m.code === 0 ? resolve() : fail(m.error ?? `exit ${m.code}`));
+        exited = (code) => fail(`the worker ended, exit ${code}`);
+        child.send({ id: name, argv: ['profile', ...args, '-o', reportPath(dir, name), '-f', '--no-check-exit-code', '--json'] });
+      }),
+    close: () => child.kill(),
+  };
 }
 
 const keyPath = (dir: string, name: string): string => join(dir, `${name}.key`);
@@ -49,10 +76,10 @@ function readSeconds(path: string): Record<string, number> {
 }
 
 /**
- * the seconds each run took when last profiled here; on a fresh clone (CI), those a CI run took on
- * the 2-core machine (test/setup/fidelitySeconds.json, from out/fidelity-reports/seconds.json of the
- * fresh-clone run of 17e0a13): in list order the slowest run (wavefronts_probe, 77 s) began among the
- * last and ran half a minute alone
+ * the seconds each run took when last profiled here; on a fresh clone (CI), those a run of the setup
+ * took on the 2-core machine (test/setup/fidelitySeconds.json, from out/fidelity-reports/seconds.json):
+ * in list order the slowest run (wavefronts_probe, 63-77 s) began among the last and ran half a minute
+ * alone
  */
 function lastSeconds(dir: string): Record<string, number> {
   return { ...readSeconds(join(import.meta.dirname, 'fidelitySeconds.json')), ...readSeconds(secondsPath(dir)) };
@@ -83,13 +110,19 @@ export default async function setup(project: TestProject): Promise<void> {
   const seconds = new Map<string, number>();
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      for (let run = queue.shift(); run; run = queue.shift()) {
-        const t = Date.now();
-        // the old key goes first: a run that fails or is stopped leaves no report that claims to be current
-        rmSync(keyPath(dir, run.name), { force: true });
-        await profileOnce(run.name, run.args, dir);
-        writeFileSync(keyPath(dir, run.name), keys.get(run.name)!);
-        seconds.set(run.name, (Date.now() - t) / 1000);
+      if (queue.length === 0) return;
+      const worker = await startWorker();
+      try {
+        for (let run = queue.shift(); run; run = queue.shift()) {
+          const t = Date.now();
+          // the old key goes first: a run that fails or is stopped leaves no report that claims to be current
+          rmSync(keyPath(dir, run.name), { force: true });
+          await worker.profile(run.name, run.args, dir);
+          writeFileSync(keyPath(dir, run.name), keys.get(run.name)!);
+          seconds.set(run.name, (Date.now() - t) / 1000);
+        }
+      } finally {
+        worker.close();
       }
     }),
   );
