@@ -142,82 +142,85 @@ async function runMultiPe(chosen: readonly Definition[], req: ProfileRequest): P
 
 /** profile definitions already loaded (tests define kernels inline); `req.file` names their source file */
 export function profileDefinitions(chosen: readonly Definition[], req: ProfileRequest, multiPe: ReadonlyMap<Definition, PeRun> = new Map()): Report {
-  const opts = sessionOptions(req);
-  const arch = opts.arch;
-  const display = opts.file;
-  const session = new Session(opts);
-  // its caches' arrays serve the next session once this one's report is made (Session.close)
+  const session = new Session(sessionOptions(req));
+  // its caches' arrays serve the next session once its report is made (Session.close)
   try {
-    // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
-    // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
-    const progress = req.progress;
-    let launchIndex = 0;
-    const label = (name: string): string => `${display} -k ${name}`;
-    if (progress) {
-      const runKernelWork = session.runKernelWork.bind(session);
-      session.runKernelWork = (w, where, stream, external) => {
-        if (!w.profile) return runKernelWork(w, where, stream, external);
-        const t0 = performance.now();
-        const i = launchIndex++;
-        progress.start(i, 0, label(w.def.name));
-        const run = runKernelWork(w, where, stream, external);
-        progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
-        return run;
-      };
-    }
-    // kernels (not programs, whose launches only running reveals): a line none of them has a memory
-    // instruction on is refused before minutes of emulation; after the run the profiled launches decide
-    if (req.explain !== undefined && chosen.every((d) => d.kind === 'kernel')) {
-      const locs = chosen.flatMap((d) => {
-        const g = guardDefinition(d, display);
-        return g.kind === 'kernel' ? session.memoryLocsOf(g) : [];
-      });
-      const bad = unmatchedExplainError(req.explain, req.file, locs);
-      if (bad) throw bad;
-    }
-    const filter = req.launches ?? {};
-    const matcher = launchMatcher(filter);
-    const kept: typeof session.results = [];
-    for (const d of chosen) {
-      const first = session.results.length;
-      // the kernel file's own code runs behind a guard: what it throws becomes one located error
-      const g = guardDefinition(d, display);
-      if (g.kind === 'kernel') {
-        const t0 = performance.now();
-        const i = launchIndex++;
-        progress?.start(i, 0, label(g.name));
-        session.runKernel(g);
-        progress?.done(i, 0, label(g.name), (performance.now() - t0) / 1000);
-      } else if (multiPe.has(d)) session.adopt(multiPe.get(d) as PeRun);
-      else if (g.pes !== undefined || req.pes !== undefined) throw new UserError(`${display}: program '${g.name}' runs on PEs: profile it through profileFile (its PEs' programs are async)`, 2);
-      else session.runProgram(g);
-      for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
-      // later launches cannot change earlier ones: stop once -c launches are in
-      if (matcher.done()) break;
-    }
-    progress?.finish();
-    if (req.explain !== undefined) {
-      const bad = unmatchedExplainError(req.explain, req.file, session.memoryLocs);
-      if (bad) throw bad;
-    }
-    const kernels = filtersNothing(filter) ? session.results : kept;
-    return {
-      version: 1,
-      tool: { name: 'warpsight', version: TOOL_VERSION },
-      device: deviceOf(arch),
-      options: {
-        cacheControl: req.cacheControl ?? 'all',
-        ...(req.sections?.length ? { sections: req.sections } : {}),
-        ...(req.metrics?.length ? { metrics: req.metrics } : {}),
-        ...(req.timing === false ? { timing: false } : {}),
-      },
-      kernels,
-      ...(session.programs.length ? { programs: session.programs.map((p) => programRun(p, kernels, arch.id)) } : {}),
-      ...scalingOf(session.programs),
-    };
+    return profileIn(session, chosen, req, multiPe);
   } finally {
     session.close();
   }
+}
+
+function profileIn(session: Session, chosen: readonly Definition[], req: ProfileRequest, multiPe: ReadonlyMap<Definition, PeRun>): Report {
+  const arch = session.opts.arch;
+  const display = session.opts.file;
+  // a program's profiled launches are the runtime's calls of session.runKernelWork: count them as
+  // they come (the launches it does not report, a graph's thousands of replays, would only be noise)
+  const progress = req.progress;
+  let launchIndex = 0;
+  const label = (name: string): string => `${display} -k ${name}`;
+  if (progress) {
+    const runKernelWork = session.runKernelWork.bind(session);
+    session.runKernelWork = (w, where, stream, external) => {
+      if (!w.profile) return runKernelWork(w, where, stream, external);
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress.start(i, 0, label(w.def.name));
+      const run = runKernelWork(w, where, stream, external);
+      progress.done(i, 0, label(w.def.name), (performance.now() - t0) / 1000);
+      return run;
+    };
+  }
+  // kernels (not programs, whose launches only running reveals): a line none of them has a memory
+  // instruction on is refused before minutes of emulation; after the run the profiled launches decide
+  if (req.explain !== undefined && chosen.every((d) => d.kind === 'kernel')) {
+    const locs = chosen.flatMap((d) => {
+      const g = guardDefinition(d, display);
+      return g.kind === 'kernel' ? session.memoryLocsOf(g) : [];
+    });
+    const bad = unmatchedExplainError(req.explain, req.file, locs);
+    if (bad) throw bad;
+  }
+  const filter = req.launches ?? {};
+  const matcher = launchMatcher(filter);
+  const kept: typeof session.results = [];
+  for (const d of chosen) {
+    const first = session.results.length;
+    // the kernel file's own code runs behind a guard: what it throws becomes one located error
+    const g = guardDefinition(d, display);
+    if (g.kind === 'kernel') {
+      const t0 = performance.now();
+      const i = launchIndex++;
+      progress?.start(i, 0, label(g.name));
+      session.runKernel(g);
+      progress?.done(i, 0, label(g.name), (performance.now() - t0) / 1000);
+    } else if (multiPe.has(d)) session.adopt(multiPe.get(d) as PeRun);
+    else if (g.pes !== undefined || req.pes !== undefined) throw new UserError(`${display}: program '${g.name}' runs on PEs: profile it through profileFile (its PEs' programs are async)`, 2);
+    else session.runProgram(g);
+    for (const r of session.results.slice(first)) if (matcher.keep(r)) kept.push(r);
+    // later launches cannot change earlier ones: stop once -c launches are in
+    if (matcher.done()) break;
+  }
+  progress?.finish();
+  if (req.explain !== undefined) {
+    const bad = unmatchedExplainError(req.explain, req.file, session.memoryLocs);
+    if (bad) throw bad;
+  }
+  const kernels = filtersNothing(filter) ? session.results : kept;
+  return {
+    version: 1,
+    tool: { name: 'warpsight', version: TOOL_VERSION },
+    device: deviceOf(arch),
+    options: {
+      cacheControl: req.cacheControl ?? 'all',
+      ...(req.sections?.length ? { sections: req.sections } : {}),
+      ...(req.metrics?.length ? { metrics: req.metrics } : {}),
+      ...(req.timing === false ? { timing: false } : {}),
+    },
+    kernels,
+    ...(session.programs.length ? { programs: session.programs.map((p) => programRun(p, kernels, arch.id)) } : {}),
+    ...scalingOf(session.programs),
+  };
 }
 
 /** a multi-PE program run on several PE counts: each figure it reported, the largest over its PEs, by PE count */

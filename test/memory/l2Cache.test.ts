@@ -285,3 +285,41 @@ describe('access properties', () => {
     expect(l2.atomFabric).toBe(1);
   });
 });
+
+describe('L2Cache arrays (L2Arrays)', () => {
+  it('a cache made from a released one\'s arrays behaves as a new one (L2Arrays: a session\'s L2 serves the next)', () => {
+    const bytes = 128 * 16 * 64;
+    const opts = { bytes, lineSize: 128, sectorSize: 32, ways: 16, fillGranularity: 64, partitions: 2 as const, nominalBytes: bytes };
+    const arraysOf = (l2: L2Cache): Float64Array => (l2 as unknown as { tag: Float64Array }).tag;
+    /** a fixed mix of reads, full and partial writes, atomics, persisting hints and a set-aside: what a launch leaves */
+    const traffic = (l2: L2Cache): number[] => {
+      const out: number[] = [];
+      let x = 12345;
+      const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+      l2.setPersistingBytes(bytes / 4);
+      for (let i = 0; i < 6000; i++) {
+        const line = next() % 3000;
+        const hint = next() % 7 === 0 ? HINT_LAST : next() % 5 === 0 ? HINT_FIRST : HINT_UNCHANGED;
+        const op = next() % 4;
+        const sm = next() % 4;
+        if (op === 0) out.push(l2.read(line, 1 << (next() % 4), hint, sm));
+        else if (op === 1) out.push(l2.write(line, 0b1111, 0b1111, hint, undefined, sm));
+        else if (op === 2) out.push(l2.write(line, 0b0010, 0, hint, [0, 0x00ff00ff, 0, 0], sm));
+        else out.push(l2.atomic(line, 0b0001, hint, sm));
+      }
+      return [...out, l2.readHit, l2.readMiss, l2.writeHit, l2.writeMiss, l2.atomHit, l2.persistingLines(), l2.dirtySectors()];
+    };
+    const first = small(bytes, opts);
+    traffic(first.l2);
+    expect(first.l2.dirtySectors()).toBeGreaterThan(0);
+    const used = arraysOf(first.l2);
+    first.l2.release();
+    const reused = small(bytes, opts);
+    const fresh = small(bytes, opts);
+    // the second cache took the first one's arrays, the third new ones
+    expect(arraysOf(reused.l2)).toBe(used);
+    expect(arraysOf(fresh.l2)).not.toBe(used);
+    expect(traffic(reused.l2)).toEqual(traffic(fresh.l2));
+    expect([reused.dram.readSectors, reused.dram.writeSectors]).toEqual([fresh.dram.readSectors, fresh.dram.writeSectors]);
+  });
+});
