@@ -43,9 +43,18 @@ export class SharedBanks {
       this.keyGen.fill(0);
       this.countGen.fill(0);
     }
+    const wordsPerLane = size <= 4 ? 1 : size / 4;
+    // the common case first: a whole warp on consecutive elements of whole words (4, 8, 16 bytes) covers
+    // 32 x wordsPerLane consecutive words, wordsPerLane in every bank (what the pass below finds)
+    if (mask === -1 && size >= 4 && (size & 3) === 0 && contiguous(offs, size)) {
+      const r = this.result;
+      const minimum = size >= 16 ? 2 : 1;
+      r.words = 32 * wordsPerLane;
+      r.wavefronts = r.ideal = Math.max(minimum, wordsPerLane);
+      return r;
+    }
     const g = ++this.gen;
     const { keys, keyGen, counts, countGen } = this;
-    const wordsPerLane = size <= 4 ? 1 : size / 4;
     let unique = 0;
     let worst = 0;
     for (let l = 0; l < 32; l++) {
@@ -77,4 +86,12 @@ export class SharedBanks {
     r.ideal = Math.max(minimum, Math.ceil((unique * 4) / 128));
     return r;
   }
+}
+
+/** whether offs[l] = offs[0] + l * size for every lane, from the start of a word */
+function contiguous(offs: Float64Array, size: number): boolean {
+  const o = offs[0] as number;
+  if ((o & 3) !== 0) return false;
+  for (let l = 1; l < 32; l++) if ((offs[l] as number) !== o + l * size) return false;
+  return true;
 }
