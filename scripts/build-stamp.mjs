@@ -26,16 +26,20 @@ function walk(root, path, out) {
   for (const e of readdirSync(path).sort()) walk(root, join(path, e), out);
 }
 
-/** sha-256 over the build inputs' paths and bytes, in sorted order */
-export function buildInputsHash(root) {
-  const h = createHash('sha256');
+/** `h` updated with the paths and bytes of every file under `paths` (folders or files of `root`), in sorted order */
+export function hashFiles(h, root, paths) {
   const files = [];
-  for (const p of BUILD_INPUTS) walk(root, join(root, p), files);
+  for (const p of paths) walk(root, join(root, p), files);
   for (const f of files.sort()) {
     h.update(`file ${f}\n`);
     h.update(readFileSync(join(root, f)));
   }
-  return h.digest('hex');
+  return h;
+}
+
+/** sha-256 over the build inputs' paths and bytes */
+export function buildInputsHash(root) {
+  return hashFiles(createHash('sha256'), root, BUILD_INPUTS).digest('hex');
 }
 
 /** whether dist/ was built from the sources as they are now */

@@ -6,33 +6,17 @@
  * so a report made under the same key is the report a new run would make.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { hashFiles } from '../../scripts/build-stamp.mjs';
 
 /** folders and files of the repository whose content reaches a report */
 export const REPORT_INPUTS = ['src', 'commands', 'bin', 'schemas', 'kernels', 'test/fidelity/probes/kernels', 'package.json', 'package-lock.json', 'tsconfig.json'];
-
-function walk(root: string, path: string, out: string[]): void {
-  if (!existsSync(path)) return;
-  if (statSync(path).isFile()) {
-    out.push(relative(root, path));
-    return;
-  }
-  for (const e of readdirSync(path).sort()) walk(root, join(path, e), out);
-}
 
 /** sha-256 over the inputs' paths and bytes (sorted, so the order of the directory listing plays no part) */
 export function inputKey(root: string): string {
   const h = createHash('sha256');
   h.update(`node ${process.version} ${process.arch}\n`);
   for (const [k, v] of Object.entries(process.env).sort(([a], [b]) => (a < b ? -1 : 1))) if (k.startsWith('WARPSIGHT_')) h.update(`env ${k}=${v ?? ''}\n`);
-  const files: string[] = [];
-  for (const p of REPORT_INPUTS) walk(root, join(root, p), files);
-  for (const f of files.sort()) {
-    h.update(`file ${f}\n`);
-    h.update(readFileSync(join(root, f)));
-  }
-  return h.digest('hex');
+  return hashFiles(h, root, REPORT_INPUTS).digest('hex');
 }
 
 /** the key of one run: the inputs' key and the run's arguments */
