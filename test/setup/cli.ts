@@ -9,5 +9,8 @@ import { distIsCurrent } from '../../scripts/build-stamp.mjs';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
+/** whether the tests run the built CLI (dist/ built from the sources as they are) */
+export const BUILT_CLI = distIsCurrent(ROOT);
+
 /** node's arguments before the command's: the entry script (and the loader it needs) */
-export const CLI_ENTRY: readonly string[] = distIsCurrent(ROOT) ? [join(ROOT, 'bin', 'run.js')] : ['--import', 'tsx', join(ROOT, 'bin', 'dev.js')];
+export const CLI_ENTRY: readonly string[] = BUILT_CLI ? [join(ROOT, 'bin', 'run.js')] : ['--import', 'tsx', join(ROOT, 'bin', 'dev.js')];

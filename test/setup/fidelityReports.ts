@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { FIDELITY_RUNS, type FidelityRun, reportPath } from '../fidelity/reports.js';
 import { inputKey, runKey } from './inputKey.js';
-import { CLI_ENTRY } from './cli.js';
+import { BUILT_CLI } from './cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -30,10 +30,9 @@ interface CliWorker {
 }
 
 async function startWorker(): Promise<CliWorker> {
-  const built = CLI_ENTRY.length === 1;
-  const child = fork(join(ROOT, 'test', 'setup', 'cliWorker.mjs'), [ROOT, built ? 'built' : 'dev'], {
+  const child = fork(join(ROOT, 'test', 'setup', 'cliWorker.mjs'), [ROOT, BUILT_CLI ? 'built' : 'dev'], {
     cwd: ROOT,
-    execArgv: built ? [] : ['--import', 'tsx'],
+    execArgv: BUILT_CLI ? [] : ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let err = '';
