@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
-import { WarpsightCommand } from '../src/cli/base.js';
+import { WarpsightCommand, kernelJobsFlag } from '../src/cli/base.js';
 import { checkProfileFlags, parseDim3, parseParams } from '../src/cli/flags.js';
 import { checkWritable, writeOutput } from '../src/cli/output.js';
 import { UserError } from '../src/errors.js';
@@ -20,6 +20,7 @@ export default class Profile extends WarpsightCommand {
     '<%= config.bin %> profile kernels/l2_persistence.ts -k l2_plain --cache-control none -s 2 -c 3 --print-summary per-kernel',
     '<%= config.bin %> profile kernels/global_loads.ts -k g_ld_u8_coalesced --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum --csv --page raw',
     '<%= config.bin %> profile kernels/global_stores.ts -o report.json --html report.html',
+    '<%= config.bin %> profile kernels/global_loads.ts --jobs 2',
     '<%= config.bin %> profile kernels/transpose.ts -k sh_transpose_32x32_bd32x32 --section SourceCounters --explain 62',
     '<%= config.bin %> profile --query-metrics',
   ];
@@ -70,6 +71,7 @@ export default class Profile extends WarpsightCommand {
       description:
         "sampled simulation for big grids (TBPoint/Sieve-style): run ~6 % of a kernel's blocks (two windows of consecutive blocks in each of 2 strata of the grid) in full detail on a slice of 8 of the GPU's SMs, and extrapolate the counters; the report says it was sampled, with an error bound per counter class. The other blocks are not run: the kernel's check is skipped. Grids under ~2 waves per slice SM, programs' launches and cooperative launches run exact",
     }),
+    jobs: kernelJobsFlag,
     timing: Flags.boolean({
       default: true,
       allowNo: true,
@@ -136,6 +138,7 @@ export default class Profile extends WarpsightCommand {
       ...(flags['pes-per-node'] !== undefined ? { pesPerNode: flags['pes-per-node'] } : {}),
       ...(flags.transport !== undefined ? { transport: flags.transport } : {}),
       ...(flags.explore ? { explore: true } : {}),
+      ...this.jobsOf(flags.jobs),
       launches: {
         ...(flags['kernel-id'] !== undefined ? { kernelId: parseKernelId(flags['kernel-id']) } : {}),
         ...(flags['launch-skip'] !== undefined ? { skip: flags['launch-skip'] } : {}),

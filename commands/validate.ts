@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Report } from '../types/report.schema.js';
-import { WarpsightCommand } from '../src/cli/base.js';
+import { WarpsightCommand, kernelJobsFlag } from '../src/cli/base.js';
 import { UserError } from '../src/errors.js';
 import { readNcuRawCsv } from '../src/report/ncuCsv.js';
 import { compareWithNcu, renderValidation } from '../src/validate/compare.js';
@@ -130,6 +130,7 @@ export default class Validate extends WarpsightCommand {
       description: "as ncu's --cache-control: 'all' flushes caches before each kernel",
     })(),
     json: Flags.boolean({ description: 'print the comparison rows as JSON' }),
+    jobs: kernelJobsFlag,
   };
 
   async run(): Promise<void> {
@@ -154,7 +155,7 @@ export default class Validate extends WarpsightCommand {
         const { createProgress, isInteractive } = await import('../src/bench/progress.js');
         const ci = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
         const progress = isInteractive(process.stderr, process.env) || ci ? createProgress(process.stderr, process.env, 'validate') : undefined;
-        return (await import('../src/profile.js')).profileFile({ ...req, ...(progress ? { progress } : {}) });
+        return (await import('../src/profile.js')).profileFile({ ...req, ...this.jobsOf(flags.jobs), ...(progress ? { progress } : {}) });
       },
     );
     process.stdout.write(result.output);

@@ -20,6 +20,7 @@ import { runtimeCostsFor } from './arch/runtimeCosts.js';
 import { runtimeFindings } from './runtime/rules.js';
 import { type ExplainRequest, explainMatcher, unmatchedExplainError } from './report/explain.js';
 import type { SampleOptions } from './profile/sample.js';
+import { profileInJobs, whyInTurn } from './profile/jobs.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -71,6 +72,13 @@ export interface ProfileRequest {
    * Programs' launches always run exact.
    */
   sample?: boolean | SampleOptions;
+  /**
+   * `--jobs`: profile this many of the chosen kernels at a time, each in a process of its own; the
+   * report is the same (profile/jobs.ts says when it can be; otherwise they run in turn and
+   * `onInTurn` is told why)
+   */
+  jobs?: number;
+  onInTurn?: (why: string) => void;
 }
 
 export async function profileFile(req: ProfileRequest): Promise<Report> {
@@ -78,6 +86,11 @@ export async function profileFile(req: ProfileRequest): Promise<Report> {
   const names = req.kernel === undefined ? undefined : Array.isArray(req.kernel) ? req.kernel : [req.kernel];
   const chosen = selectDefinitions(defs, names, req.file);
   if (req.explore) await explore(chosen, req);
+  if ((req.jobs ?? 1) > 1 && chosen.length > 1) {
+    const why = whyInTurn(chosen, req);
+    if (why === null) return profileInJobs(chosen, req, sessionOptions(req).file);
+    req.onInTurn?.(why);
+  }
   return profileDefinitions(chosen, req, await runMultiPe(chosen, req));
 }
 

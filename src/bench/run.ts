@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { KernelResult, Report } from '../../types/report.schema.js';
 import type { ProfileRequest } from '../profile.js';
 import { compareReports, type Comparison } from '../report/compare.js';
+import { inOrder } from './inOrder.js';
 import type { Progress } from './progress.js';
 import { entryLabel, type Suite, type SuiteEntry } from './suite.js';
 
@@ -33,35 +34,24 @@ export interface BenchRun {
  */
 export async function runSuite(suite: Suite, profile: Profiler, progress?: Progress, jobs = 1): Promise<BenchRun> {
   const total = suite.kernels.length;
-  const started: Array<Promise<{ report: Report; seconds: number }>> = [];
-  let next = 0;
-  // at most `jobs` in flight: entry i + jobs starts when entry i has finished
-  const launch = (): void => {
-    if (next >= total) return;
-    const entry = suite.kernels[next]!;
+  const timed = (entry: SuiteEntry): Promise<{ report: Report; seconds: number }> => {
     const t0 = performance.now();
-    started.push(
-      profile({
-        file: entry.file,
-        kernel: entry.kernel,
-        params: entry.params ?? {},
-        ...(entry.grid ? { grid: entry.grid } : {}),
-        ...(entry.block ? { block: entry.block } : {}),
-      }).then((report) => ({ report, seconds: (performance.now() - t0) / 1000 })),
-    );
-    // a failure is thrown when its entry's turn comes; one after an earlier failure is dropped, not left unhandled
-    started[next]!.catch(() => {});
-    next++;
+    return profile({
+      file: entry.file,
+      kernel: entry.kernel,
+      params: entry.params ?? {},
+      ...(entry.grid ? { grid: entry.grid } : {}),
+      ...(entry.block ? { block: entry.block } : {}),
+    }).then((report) => ({ report, seconds: (performance.now() - t0) / 1000 }));
   };
-  for (let j = 0; j < Math.max(1, jobs); j++) launch();
   const kernels: KernelResult[] = [];
   const entries: BenchEntryResult[] = [];
   let first: Report | undefined;
+  const results = inOrder(total, jobs, (i) => timed(suite.kernels[i] as SuiteEntry));
   for (const [i, entry] of suite.kernels.entries()) {
     const label = entryLabel(entry);
     progress?.start(i, total, label);
-    const { report, seconds } = await started[i]!;
-    launch();
+    const { report, seconds } = (await results.next()).value as { report: Report; seconds: number };
     first ??= report;
     const failed = report.kernels.find((k) => k.check && !k.check.passed);
     for (const k of report.kernels) kernels.push({ ...k, id: kernels.length });

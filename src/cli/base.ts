@@ -4,7 +4,7 @@
  * (src/errors.ts), never a stack trace. Kernel stack traces are source-mapped so that kernel source
  * lines are the .ts lines the user wrote.
  */
-import { Command, type Interfaces } from '@oclif/core';
+import { Command, Flags, type Interfaces } from '@oclif/core';
 import { EXIT, UserError, escapeControl } from '../errors.js';
 import { errorLine } from './errorLine.js';
 
@@ -48,6 +48,11 @@ export abstract class WarpsightCommand extends Command {
     return out;
   }
 
+  /** a profile request's `--jobs`: where the kernels must run one at a time, a warning says why */
+  protected jobsOf(jobs: number): { jobs?: number; onInTurn?: (why: string) => void } {
+    return jobs > 1 ? { jobs, onInTurn: (why) => this.warn(`--jobs ${jobs}: the kernels run one at a time: ${why}`) } : {};
+  }
+
   /** warnings as one `warning:` line, like errors (oclif's own style spans lines and indents) */
   override warn(input: string | Error): string | Error {
     if (!this.jsonEnabled()) process.stderr.write(`warning: ${escapeControl(typeof input === 'string' ? input : input.message)}\n`);
@@ -55,3 +60,12 @@ export abstract class WarpsightCommand extends Command {
   }
 }
 
+
+/** `--jobs` of the commands that profile a kernel file (profile, validate): src/profile/jobs.ts */
+export const kernelJobsFlag = Flags.integer({
+  min: 1,
+  max: 64,
+  default: 1,
+  description:
+    "profile this many of the file's kernels at a time, each in a process of its own (the report is the same as one at a time); programs, --cache-control none, the launch filters and --explain run them in turn",
+});

@@ -13,7 +13,8 @@
  * after): issue 38's bound, the long loop of 16 M warp instructions with the timing model on among
  * the workloads (7.7 GB before the timing model's state followed what is live).
  * Then `--sample`'s speed-up and worst counter error against the exact run per workload (test/bench/sampled.ts).
- * Last, the CLI's fixed cost: a 1-block profile end to end, dev and built (test/bench/startup.ts).
+ * Then the CLI's fixed cost: a 1-block profile end to end, dev and built (test/bench/startup.ts), and
+ * `profile --jobs 2` against one at a time on ten kernels of a file (test/bench/jobs.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
@@ -129,6 +130,9 @@ await import('./runtime.js');
 
 // the CLI's fixed cost: a 1-block profile end to end (test/bench/startup.ts)
 await import('./startup.js');
+
+// both cores for a file's kernels: profile --jobs 1 against 2 (test/bench/jobs.ts)
+await import('./jobs.js');
 
 // issue #43's figures: an 8-PE Jacobi, and the four deadlocks' time to diagnosis (test/bench/multiPe.ts)
 await import('./multiPe.js');
