@@ -60,7 +60,6 @@ export abstract class WarpsightCommand extends Command {
   }
 }
 
-
 /** `--jobs` of the commands that profile a kernel file (profile, validate): src/profile/jobs.ts */
 export const kernelJobsFlag = Flags.integer({
   min: 1,

@@ -73,12 +73,17 @@ describe('inOrder', () => {
 });
 
 describe('profile --jobs', () => {
-  it("two at a time: one process's JSON byte for byte, progress lines in the file's order", () => {
-    const one = cli(['profile', FILE, '--json']);
-    const two = cli(['profile', FILE, '--json', '--jobs', '2'], { CI: '1' });
+  it("two at a time: one process's JSON and HTML byte for byte, progress lines in the file's order", () => {
+    const dir = scratch('jobs-html');
+    const html = (n: number): string => join(dir, `r${n}.html`);
+    const one = cli(['profile', FILE, '--json', '--html', html(1)]);
+    const two = cli(['profile', FILE, '--json', '--html', html(2), '--jobs', '2'], { CI: '1' });
     expect(one.code).toBe(0);
     expect(two.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
+    // the page explains every memory line of every kernel: each kernel does so in its own process
+    expect(readFileSync(html(2), 'utf8')).toBe(readFileSync(html(1), 'utf8'));
+    expect(two.stderr).not.toMatch(/warning/);
     const names = (JSON.parse(one.stdout) as { kernels: { name: string }[] }).kernels.map((k) => k.name);
     expect(names.length).toBe(4);
     const progress = two.stderr.split('\n').filter((l) => l.startsWith('profile ['));
