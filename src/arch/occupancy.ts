@@ -115,8 +115,9 @@ function fault(arch: Arch, message: string): never {
   throw new KernelFault('invalid-launch', `invalid launch on the ${arch.name}: ${message}`);
 }
 
-function requireCount(arch: Arch, what: string, v: number, min: number, max: number, hint: string): void {
-  if (!Number.isInteger(v) || v < min || v > max) fault(arch, `${what} ${v}; ${hint}`);
+/** `hint` may be made only on failure: formatting a number for it loads ICU's locale data, 7 ms a process */
+function requireCount(arch: Arch, what: string, v: number, min: number, max: number, hint: string | (() => string)): void {
+  if (!Number.isInteger(v) || v < min || v > max) fault(arch, `${what} ${v}; ${typeof hint === 'string' ? hint : hint()}`);
 }
 
 /** the input with its defaults filled in */
@@ -125,7 +126,7 @@ type Normalized = OccupancyInput & { staticSmem: number; dynamicSmem: number; ba
 /** the checks a CUDA launch fails on before anything runs (shapes, sizes, per-block maxima) */
 function checkInput(i: Normalized): void {
   const { arch } = i;
-  requireCount(arch, 'block size', i.blockSize, 1, arch.maxThreadsPerBlock, `a block has 1 to ${fmt(arch.maxThreadsPerBlock)} threads (cudaErrorInvalidConfiguration)`);
+  requireCount(arch, 'block size', i.blockSize, 1, arch.maxThreadsPerBlock, () => `a block has 1 to ${fmt(arch.maxThreadsPerBlock)} threads (cudaErrorInvalidConfiguration)`);
   if (i.gridBlocks !== undefined) requireCount(arch, 'grid blocks', i.gridBlocks, 1, Number.MAX_SAFE_INTEGER, 'a grid has at least one block');
   requireCount(arch, 'registers per thread', i.registersPerThread, 0, arch.maxRegistersPerThread, `ptxas allocates at most ${arch.maxRegistersPerThread}`);
   requireCount(arch, 'static shared memory', i.staticSmem, 0, Number.MAX_SAFE_INTEGER, 'expected a whole number of bytes >= 0');
