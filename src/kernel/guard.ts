@@ -5,9 +5,9 @@
  * whatever they throw becomes one located error: the user's file:line:column, which hook, what was
  * thrown (exit 3, a fault of the kernel file's code), never a raw stack trace.
  */
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { HostFault, KernelFault, UserError, describeThrown, escapeControl, stackFrames } from '../errors.js';
-import { packageRoot } from '../paths.js';
+import { isOwnFrame } from '../paths.js';
 import type { DevicePtr } from '../memory/deviceMemory.js';
 import type { KernelDef, LaunchConfig, ProgramDef, ScalarArgs } from './define.js';
 import type { ValueType } from '../ir/types.js';
@@ -15,12 +15,6 @@ import type { Definition } from './load.js';
 import { parseScalarParam } from './params.js';
 
 type Hook = 'setup' | 'launch' | 'check' | 'run';
-
-/** frames of Warpsight itself (its src/ and commands/), Node's and dependencies' are not the user's */
-function isOwnFrame(file: string): boolean {
-  const root = packageRoot();
-  return file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`) || file.startsWith(join(root, 'src') + sep) || file.startsWith(join(root, 'commands') + sep);
-}
 
 /**
  * Where in the user's code an exception was thrown: the first stack frame outside Warpsight, as

@@ -5,9 +5,9 @@
  * chunks it reads. The device's capacity (arch globalMemBytes) bounds what may be allocated, not what
  * the emulator holds: an allocation beyond the free capacity fails as cudaMalloc does.
  */
-import { dirname, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { EXIT, UserError } from '../errors.js';
+import { relative } from 'node:path';
+import { EXIT, UserError, stackFrames } from '../errors.js';
+import { isOwnFrame } from '../paths.js';
 
 export const PAGE_SHIFT = 20;
 export const PAGE_BYTES = 1 << PAGE_SHIFT;
@@ -135,19 +135,11 @@ export function formatBytes(n: number): string {
   return `${Number.isInteger(v) ? v : v.toFixed(2)} ${units[u]}`;
 }
 
-/** this package's src/ folder: frames inside it are the emulator's, the first outside is the caller's */
-const SRC_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
-const FRAME = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/;
-
 /** file:line of the first stack frame outside the emulator (the kernel file's setup or run), or null */
 function callerOutsideEmulator(): string | null {
-  for (const text of (new Error().stack ?? '').split('\n').slice(1)) {
-    const m = FRAME.exec(text);
-    if (!m) continue;
-    let file = m[1] ?? '';
-    if (file.startsWith('file://')) file = fileURLToPath(file);
-    if (file.startsWith('node:') || file.includes('node_modules') || file.startsWith(SRC_DIR)) continue;
-    return `${relative(process.cwd(), file) || file}:${m[2]}`;
+  for (const f of stackFrames(new Error())) {
+    if (isOwnFrame(f.file)) continue;
+    return `${relative(process.cwd(), f.file) || f.file}:${f.line}`;
   }
   return null;
 }

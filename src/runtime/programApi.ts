@@ -9,7 +9,8 @@ import type { AccessPolicyWindowSpec, ArgVals, DeviceAttributeName, KernelDef, L
 import { Host } from '../kernel/host.js';
 import type { ScalarType } from '../ir/types.js';
 import type { DeviceMemory, DevicePtr } from '../memory/deviceMemory.js';
-import { HostFault } from '../errors.js';
+import { HostFault, stackFrames } from '../errors.js';
+import { isOwnFrame } from '../paths.js';
 import { checkAttributes } from './attributes.js';
 import { Graph, type GraphNode, graphDot } from './graph.js';
 import type { Runtime } from './runtime.js';
@@ -52,8 +53,6 @@ class SyncedHost extends Host {
   }
 }
 
-const HERE = new URL(import.meta.url).pathname.replace(/\/[^/]*$/, '');
-
 export class ProgramApi implements ProgramContext {
   readonly host: Host;
   readonly perThreadStream: StreamHandle;
@@ -74,16 +73,12 @@ export class ProgramApi implements ProgramContext {
 
   /** the program line making the current call (file:line), from the stack */
   site(): string {
-    const stack = new Error().stack ?? '';
     const base = this.file.replace(/^\.\//, '');
     let fallback: string | null = null;
-    for (const line of stack.split('\n').slice(1)) {
-      const m = /\(?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?\s*$/.exec(line);
-      if (!m) continue;
-      const f = (m[1] ?? '').replace(/^file:\/\//, '');
-      if (f.endsWith(base)) return `${this.file}:${m[2]}`;
-      // the first frame outside Warpsight's own sources (a program imported from another file)
-      if (fallback === null && !f.startsWith(HERE.replace(/\/runtime$/, '')) && !f.includes('node_modules') && !f.startsWith('node:')) fallback = `${f}:${m[2]}`;
+    for (const f of stackFrames(new Error())) {
+      if (f.file.endsWith(base)) return `${this.file}:${f.line}`;
+      // the first frame outside Warpsight's own code (a program imported from another file)
+      if (fallback === null && !isOwnFrame(f.file)) fallback = `${f.file}:${f.line}`;
     }
     return fallback ?? this.file;
   }
