@@ -3,11 +3,10 @@
  * committed baseline with the suite's thresholds. The profiler is passed in, so tests can run the
  * logic on fake reports.
  */
-import { performance } from 'node:perf_hooks';
 import type { KernelResult, Report } from '../../types/report.schema.js';
 import type { ProfileRequest } from '../profile.js';
 import { compareReports, type Comparison } from '../report/compare.js';
-import { inOrder } from './inOrder.js';
+import { type Done, inOrder } from './inOrder.js';
 import type { Progress } from './progress.js';
 import { entryLabel, type Suite, type SuiteEntry } from './suite.js';
 
@@ -34,24 +33,23 @@ export interface BenchRun {
  */
 export async function runSuite(suite: Suite, profile: Profiler, progress?: Progress, jobs = 1): Promise<BenchRun> {
   const total = suite.kernels.length;
-  const timed = (entry: SuiteEntry): Promise<{ report: Report; seconds: number }> => {
-    const t0 = performance.now();
+  const kernels: KernelResult[] = [];
+  const entries: BenchEntryResult[] = [];
+  let first: Report | undefined;
+  const results = inOrder(total, jobs, (i) => {
+    const entry = suite.kernels[i] as SuiteEntry;
     return profile({
       file: entry.file,
       kernel: entry.kernel,
       params: entry.params ?? {},
       ...(entry.grid ? { grid: entry.grid } : {}),
       ...(entry.block ? { block: entry.block } : {}),
-    }).then((report) => ({ report, seconds: (performance.now() - t0) / 1000 }));
-  };
-  const kernels: KernelResult[] = [];
-  const entries: BenchEntryResult[] = [];
-  let first: Report | undefined;
-  const results = inOrder(total, jobs, (i) => timed(suite.kernels[i] as SuiteEntry));
+    });
+  });
   for (const [i, entry] of suite.kernels.entries()) {
     const label = entryLabel(entry);
     progress?.start(i, total, label);
-    const { report, seconds } = (await results.next()).value as { report: Report; seconds: number };
+    const { result: report, seconds } = (await results.next()).value as Done<Report>;
     first ??= report;
     const failed = report.kernels.find((k) => k.check && !k.check.passed);
     for (const k of report.kernels) kernels.push({ ...k, id: kernels.length });

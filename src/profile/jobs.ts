@@ -7,7 +7,7 @@
  * tie the definitions together: those run one at a time.
  */
 import type { KernelResult, Report } from '../../types/report.schema.js';
-import { inOrder } from '../bench/inOrder.js';
+import { type Done, inOrder } from '../bench/inOrder.js';
 import { createProfilePool } from '../bench/pool.js';
 import { filtersNothing } from '../cli/launches.js';
 import type { Definition } from '../kernel/load.js';
@@ -20,8 +20,9 @@ export function whyInTurn(chosen: readonly Definition[], req: ProfileRequest): s
   if (req.launches !== undefined && !filtersNothing(req.launches)) return 'the launch filters (--kernel-id, -s, -c) count launches across the kernels';
   // --html explains every line ('all'), which each kernel does for itself
   if (req.explain !== undefined && req.explain !== 'all') return '--explain looks for its lines across the kernels';
+  // a child is told a kernel by its name
   const names = chosen.map((d) => d.name);
-  if (new Set(names).size !== names.length) return 'two of its kernels have the same name';
+  if (new Set(names).size !== names.length || names.some((n) => n.startsWith('regex:'))) return 'a kernel name is not its alone (two kernels share it, or it reads as regex:)';
   return null;
 }
 
@@ -34,17 +35,13 @@ export async function profileInJobs(chosen: readonly Definition[], req: ProfileR
   const { progress, onInTurn: _told, jobs = 1, ...one } = req;
   const pool = createProfilePool(Math.min(jobs, chosen.length));
   try {
-    const timed = (d: Definition): Promise<{ report: Report; seconds: number }> => {
-      const t0 = performance.now();
-      return pool.profile({ ...one, kernel: d.name }).then((report) => ({ report, seconds: (performance.now() - t0) / 1000 }));
-    };
-    const reports = inOrder(chosen.length, jobs, (i) => timed(chosen[i] as Definition));
+    const reports = inOrder(chosen.length, jobs, (i) => pool.profile({ ...one, kernel: (chosen[i] as Definition).name }));
     const kernels: KernelResult[] = [];
     let first: Report | undefined;
     for (const [i, d] of chosen.entries()) {
       const label = `${display} -k ${d.name}`;
       progress?.start(i, 0, label);
-      const { report, seconds } = (await reports.next()).value as { report: Report; seconds: number };
+      const { result: report, seconds } = (await reports.next()).value as Done<Report>;
       progress?.done(i, 0, label, seconds);
       first ??= report;
       for (const k of report.kernels) kernels.push({ ...k, id: kernels.length });

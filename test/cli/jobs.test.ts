@@ -47,14 +47,14 @@ describe('inOrder', () => {
     await tick();
     expect(startedAt).toEqual([0, 1, 2]);
     ends[0]?.();
-    expect((await first).value).toBe(0);
+    expect((await first).value?.result).toBe(0);
     await tick();
     expect(startedAt).toEqual([0, 1, 2, 3]);
-    expect((await results.next()).value).toBe(10);
+    expect((await results.next()).value?.result).toBe(10);
     ends[3]?.();
     ends[2]?.();
-    expect((await results.next()).value).toBe(20);
-    expect((await results.next()).value).toBe(30);
+    expect((await results.next()).value?.result).toBe(20);
+    expect((await results.next()).value?.result).toBe(30);
     expect((await results.next()).done).toBe(true);
     expect(most).toBe(2);
   });
@@ -65,7 +65,7 @@ describe('inOrder', () => {
       startedAt.push(i);
       return i === 1 ? Promise.reject(new Error(`task ${i} failed`)) : Promise.resolve(i);
     });
-    expect((await results.next()).value).toBe(0);
+    expect((await results.next()).value?.result).toBe(0);
     await expect(results.next()).rejects.toThrow('task 1 failed');
     await tick();
     expect(startedAt).toEqual([0, 1]);
