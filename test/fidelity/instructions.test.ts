@@ -1,9 +1,11 @@
 /**
  * Family 1's warp instructions as ptxas compiled micro.cu (the ground truth's SASS): the size_t index
  * arithmetic of every g_ld_* and g_st_* launch (src/exec/wideInt.ts) against the H200's
- * smsp__inst_executed.sum. Known gaps, each one instruction per warp: g_ld_u32_blockshared (ptxas
- * turns `((i >> 8) << 5) + (i & 31)` into one LOP3 on the low word, knowing the bits disjoint) and
- * g_st_u8 / u16_coalesced (make_val narrowed to a 16-bit multiply: PRMT, IMAD, and a register copy).
+ * smsp__inst_executed.sum. Known gaps, each one instruction per warp, their SASS in
+ * test/fidelity/probes/family1_sass/: g_ld_u32_blockshared (ptxas turns the add and the and of
+ * `((i >> 8) << 5) + (i & 31)` into one LOP3 on the low word, knowing the bits disjoint, and masks
+ * the high word before the shift left: 6 instructions, Warpsight 7) and g_st_u8 / u16_coalesced
+ * (make_val narrowed to a 16-bit multiply: a register copy, PRMT, IMAD, LOP3; Warpsight 3).
  */
 import { describe, expect, it } from 'vitest';
 import { validateAgainstH200 } from './helpers.js';
