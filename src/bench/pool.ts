@@ -9,6 +9,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../../types/report.schema.js';
 import { HostFault, KernelFault, UserError } from '../errors.js';
+import { MEMORY_SHARE_ENV } from '../exec/memoryBudget.js';
 import type { ProfileRequest } from '../profile.js';
 import type { PoolError, PoolReply, PoolRequest } from './profileWorker.js';
 
@@ -47,7 +48,8 @@ export function createProfilePool(jobs: number): ProfilePool {
   // the sources need tsx in the child as in this process (under vitest, which transforms by itself,
   // it is not in execArgv); VITEST would make the child skip the kernel loader (src/kernel/resolve.ts)
   const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'VITEST'));
+  // the children share the emulator's memory budget (exec/memoryBudget.ts): together they stay within it
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'VITEST')), ...(jobs > 1 ? { [MEMORY_SHARE_ENV]: String(jobs) } : {}) };
 
   function spawnChild(): ChildProcess {
     const child = fork(WORKER, [], { execArgv, env, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -28,7 +28,14 @@ interface Budget {
   why: string;
 }
 
-function budgetFromEnvironment(): Budget {
+/**
+ * the environment variable a profile pool (src/bench/pool.ts) sets in its children: they are this many
+ * processes profiling at once, and each takes that share of the budget, so that together they stay
+ * within it
+ */
+export const MEMORY_SHARE_ENV = 'WARPSIGHT_MEMORY_SHARE';
+
+function wholeBudget(): Budget {
   const env = process.env['WARPSIGHT_MEMORY_BUDGET_MB'];
   const mb = env === undefined || env === '' ? NaN : Number(env);
   if (Number.isFinite(mb) && mb > 0) return { bytes: mb * 2 ** 20, why: 'WARPSIGHT_MEMORY_BUDGET_MB' };
@@ -37,6 +44,13 @@ function budgetFromEnvironment(): Budget {
   const cgroup = process.constrainedMemory();
   const machine = cgroup > 0 && cgroup < total ? cgroup : total;
   return { bytes: Math.floor(machine * 0.75), why: `3/4 of this machine's ${formatBytes(machine)}; WARPSIGHT_MEMORY_BUDGET_MB sets another` };
+}
+
+function budgetFromEnvironment(): Budget {
+  const whole = wholeBudget();
+  const share = Number(process.env[MEMORY_SHARE_ENV]);
+  if (!Number.isInteger(share) || share < 2) return whole;
+  return { bytes: Math.floor(whole.bytes / share), why: `${formatBytes(whole.bytes)}, ${whole.why}, split among the ${share} processes of --jobs ${share}` };
 }
 
 let budget: Budget | null = null;
