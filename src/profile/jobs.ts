@@ -17,7 +17,7 @@ import type { ProfileRequest } from '../profile.js';
 export function whyInTurn(chosen: readonly Definition[], req: ProfileRequest): string | null {
   if (chosen.some((d) => d.kind === 'program')) return 'a program runs its launches in turn on one device';
   if ((req.cacheControl ?? 'all') === 'none') return 'with --cache-control none each kernel finds the L2 the one before it left';
-  if (req.launches !== undefined && !filtersNothing(req.launches)) return 'the launch filters (--kernel-id, -s, -c) count launches across the kernels';
+  if (!filtersNothing(req.launches ?? {})) return 'the launch filters (--kernel-id, -s, -c) count launches across the kernels';
   // --html explains every line ('all'), which each kernel does for itself
   if (req.explain !== undefined && req.explain !== 'all') return '--explain looks for its lines across the kernels';
   // a child is told a kernel by its name
