@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../types/report.schema.js';
-import { CLI_ENTRY } from '../setup/cli.js';
+import { BUILT_CLI, CLI_ENTRY, ROOT } from '../setup/cli.js';
 
 const KERNEL = `import { defineKernel, ptr, u32 } from 'warpsight';
 
@@ -39,6 +39,23 @@ describe('the npm package', () => {
     expect(report.kernels.map((k) => k.name)).toEqual(['outside_iota']);
     // 8 blocks x 8 warps, each warp one STG
     expect(report.kernels[0]?.metrics['smsp__sass_inst_executed_op_global_st.sum']).toBe(64);
+  });
+
+  // oclif runs ./commands' TypeScript through tsx instead of dist/ when NODE_ENV is development or
+  // test (vitest sets the latter for every process the tests spawn): 2.4 s of CPU a start against
+  // 0.5, and not the code that ships. bin/run.js turns that off; oclif's debug channel says whether it
+  // registered a TypeScript loader.
+  it.skipIf(!BUILT_CLI)('runs the built commands whatever NODE_ENV says, no TypeScript loader registered', () => {
+    for (const nodeEnv of ['development', 'test']) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), 'kernels', '--json'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: nodeEnv, DEBUG: 'oclif:config:ts-path' },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr, nodeEnv).toContain('enableAutoTranspile is explicitly set to false');
+      expect(r.stderr, nodeEnv).not.toMatch(/registering (tsx|ts-node)/);
+    }
   });
 
   it('is publishable: not private, the built API exported with its types, inside the shipped files', () => {

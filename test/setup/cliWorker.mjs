@@ -17,12 +17,14 @@ import { Config, settings } from '@oclif/core';
 const [root = '', mode = 'built'] = process.argv.slice(2);
 
 async function load() {
+  // dist/'s commands, as bin/run.js runs them: vitest sets NODE_ENV=test, for which oclif would
+  // otherwise run ./commands' TypeScript through tsx
+  settings.enableAutoTranspile = false;
   if (mode === 'built') return Config.load(root);
   // as bin/dev.js: the commands and the hook from the sources
   const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   pjson.oclif.commands = './commands';
   pjson.oclif.hooks = { command_not_found: './src/cli/notFound.ts' };
-  settings.enableAutoTranspile = false;
   return Config.load({ root, pjson });
 }
 
