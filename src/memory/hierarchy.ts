@@ -199,9 +199,10 @@ export class MemoryHierarchy {
     return Math.max(0, Math.min(bytes, this.arch.persistingL2CacheMaxSize));
   }
 
-  /** the session is over: the L2's arrays serve the next hierarchy (L2Cache.release); nothing may use this one afterwards */
+  /** the session is over: the L2's and L1's arrays serve the next hierarchy (L2Cache.release, L1Cache.release); nothing may use this one afterwards */
   release(): void {
     this.l2.release();
+    this.l1.release();
   }
 
   persistingLimit(): number {

@@ -21,6 +21,22 @@ import { modIndex } from './lineIndex.js';
 /** the hashed line index of the holder counts (lines 128 MB apart share a count: a false "maybe") */
 const HOLDER_MASK = (1 << 20) - 1;
 
+/** an L1's arrays, for the next L1 made once its session is over (L1Cache.release) */
+interface L1Arrays {
+  tag: Float64Array<ArrayBuffer>;
+  valid: Uint8Array<ArrayBuffer>;
+  stamp: Float64Array<ArrayBuffer>;
+  holders: Uint16Array<ArrayBuffer>;
+}
+/**
+ * Released L1s' arrays (at most two: a multi-GPU run's PEs release one each). A session's L1 of all
+ * SMs is 6.5 MB of arrays on the H200: allocating them afresh cost 10-30 ms a session in page faults
+ * and the collections their external memory set off; a new L1 clears the arrays it takes anyway
+ * (setCapacity invalidates everything).
+ */
+const spareArrays: L1Arrays[] = [];
+const SPARE_ARRAYS = 2;
+
 export class L1Cache {
   readonly lineSize: number;
   private sets = 1;
@@ -46,7 +62,7 @@ export class L1Cache {
   private readonly stale = new Map<number, Uint8Array>();
   /** per SM, its stale copies: an SM with none answers staleCopy without a look-up (whose key, a double, is boxed) */
   private readonly staleOfSm: Int32Array;
-  private readonly holders = new Uint16Array(1 << 20);
+  private readonly holders: Uint16Array<ArrayBuffer>;
 
   constructor(
     private readonly smCount: number,
@@ -57,14 +73,28 @@ export class L1Cache {
     this.lineSize = lineSize;
     this.ways = ways;
     this.staleOfSm = new Int32Array(smCount);
+    const spare = spareArrays.pop();
+    if (spare) {
+      this.tag = spare.tag;
+      this.valid = spare.valid;
+      this.stamp = spare.stamp;
+    }
+    this.holders = spare?.holders ?? new Uint16Array(1 << 20);
+    // everything invalid, the holder counts zero, whatever the arrays held before
     this.setCapacity(bytes);
+  }
+
+  /** the session is over: the arrays serve the next L1 made (spareArrays); nothing may use this one afterwards */
+  release(): void {
+    if (spareArrays.length >= SPARE_ARRAYS || spareArrays.some((a) => a.tag === this.tag)) return;
+    spareArrays.push({ tag: this.tag, valid: this.valid, stamp: this.stamp, holders: this.holders });
   }
 
   /** resize (per launch: unified SRAM minus the shared-memory carveout); invalidates everything */
   setCapacity(bytes: number): void {
     const lines = Math.max(this.ways, Math.floor(bytes / this.lineSize));
     const sets = Math.max(1, Math.floor(lines / this.ways));
-    if (sets !== this.sets || this.tag.length === 0) {
+    if (sets !== this.sets || this.linesPerSm === 0) {
       this.sets = sets;
       this.linesPerSm = sets * this.ways;
       const n = this.linesPerSm * this.smCount;
