@@ -340,6 +340,7 @@ function finishLaunch(
   // are counted, not timed: the shared stage's calendar and the L1 data pipe's share above (finish)
   // take the bank model's wavefronts
   const replays = timing ? timing.sharedReplays() : null;
+  timing?.release();
   if (replays) addSharedReplays(interpreted, replays);
   let counted = interpreted;
   if (tally) {

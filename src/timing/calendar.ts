@@ -25,6 +25,27 @@ export const BUCKET = 64;
 /** the window a calendar keeps beyond the running warps' horizon: 1,048,576 cycles (about 7.4 KB per bucket over all of a launch's calendars) */
 export const MAX_WINDOW_BUCKETS = 1 << 14;
 
+/**
+ * Released calendars' arrays by length, for the next calendars made (Calendars.release): a launch's
+ * calendars are about 5 MB on the H200, which allocated afresh cost page faults and the collections
+ * their external memory set off in every launch. At most SPARE_BYTES are kept.
+ */
+const spareUsed = new Map<number, Float32Array<ArrayBuffer>[]>();
+const spareSkip = new Map<number, Int32Array<ArrayBuffer>[]>();
+const SPARE_BYTES = 64 << 20;
+let spareBytes = 0;
+
+function takeArrays(n: number): { used: Float32Array<ArrayBuffer>; skip: Int32Array<ArrayBuffer> } {
+  const used = spareUsed.get(n)?.pop();
+  const skip = spareSkip.get(n)?.pop();
+  if (used === undefined || skip === undefined) return { used: new Float32Array(n), skip: new Int32Array(n) };
+  spareBytes -= 8 * n;
+  // as fresh arrays: no use, and a link 0 ("this bucket has room") everywhere
+  used.fill(0);
+  skip.fill(0);
+  return { used, skip };
+}
+
 export class Calendars {
   /**
    * Capacity used and the "next bucket with room" links, time-major: bucket b of calendar c at
@@ -34,8 +55,8 @@ export class Calendars {
    * that SM came round. A link is kept as the distance to the linked bucket, so 0 (a fresh array) is
    * "this bucket has room" and neither creating nor growing a calendar has links to write.
    */
-  private used: Float32Array;
-  private skip: Int32Array;
+  private used: Float32Array<ArrayBuffer>;
+  private skip: Int32Array<ArrayBuffer>;
   private buckets: number;
   /** the bucket the arrays start at: those before it are past, dropped (see the header) */
   private origin = 0;
@@ -73,8 +94,7 @@ export class Calendars {
     this.cap = rate * BUCKET;
     this.unit = 1 / rate;
     this.buckets = initialBuckets;
-    this.used = new Float32Array(count * initialBuckets);
-    this.skip = new Int32Array(count * initialBuckets);
+    ({ used: this.used, skip: this.skip } = takeArrays(count * initialBuckets));
     this.pastActive = new Int32Array(count);
     this.pastTotal = new Float64Array(count);
   }
@@ -139,6 +159,18 @@ export class Calendars {
       this.buckets = nb;
     }
     return shift;
+  }
+
+  /** the launch is over: the arrays serve the next calendars made (takeArrays); nothing may use this one afterwards */
+  release(): void {
+    const n = this.used.length;
+    if (spareBytes + 8 * n > SPARE_BYTES) return;
+    spareBytes += 8 * n;
+    spareUsed.set(n, [...(spareUsed.get(n) ?? []), this.used]);
+    spareSkip.set(n, [...(spareSkip.get(n) ?? []), this.skip]);
+    this.used = new Float32Array(0);
+    this.skip = new Int32Array(0);
+    this.buckets = 0;
   }
 
   /** buckets (of BUCKET cycles) the window holds now, for tests of its size */

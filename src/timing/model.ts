@@ -122,6 +122,8 @@ export interface TimingModel {
   sharedReplays(): { ld: number; st: number };
   /** ncu metrics of the launch, given what the counters saw (LaunchTraffic) */
   finish(traffic: LaunchTraffic): Record<string, number>;
+  /** the launch is over (finished, its replays read): the calendars' arrays serve the next launch's (Calendars.release) */
+  release(): void;
 }
 
 /** the numbers the model uses, from the arch data (defaults: hardware-rules.md §8, calibration notes in arch data) */
@@ -1707,5 +1709,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     const ld = RP.ldsPerStg128 * (meetings[CO_STG128] as number) + RP.ldsPerStgNarrow * (meetings[CO_STGN] as number) + RP.ldsPerBlockStart * (meetings[CO_START] as number);
     return { ld: Math.round(ld), st: Math.round(RP.stsPerLdg128 * (meetings[CO_LDG128] as number)) };
   };
-  return { observer: { issue, issueRun, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays };
+  const release = (): void => {
+    for (const c of [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, coCal, l2Cal, dramCal, wbCal, atomCal, linkSmCal, linkCal, netServer, netWire]) c?.release();
+  };
+  return { observer: { issue, issueRun, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays, release };
 }

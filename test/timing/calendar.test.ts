@@ -121,3 +121,28 @@ describe('reservation calendars', () => {
     expect(c.usedAt(0, 100 * BUCKET)).toBe(1);
   });
 });
+
+describe('Calendars arrays', () => {
+  it("calendars made from released ones' arrays serve as new ones (a launch's calendars serve the next launch's)", () => {
+    const arraysOf = (c: Calendars): Float32Array => (c as unknown as { used: Float32Array }).used;
+    /** a fixed mix of reservations on 8 calendars, some far ahead (the window grows) */
+    const traffic = (c: Calendars): number[] => {
+      const out: number[] = [];
+      let x = 4242;
+      const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+      for (let i = 0; i < 5000; i++) out.push(c.reserve(next() % 8, next() % (i < 4000 ? 20000 : 90000), 1 + (next() % 3)));
+      for (let k = 0; k < 8; k++) out.push(c.activeCycles(k));
+      return out;
+    };
+    const first = new Calendars(8, 0.5, 64);
+    traffic(first);
+    const used = arraysOf(first);
+    first.release();
+    // a calendar of the first one's size takes its arrays, the next one new ones
+    const reused = new Calendars(8, 0.5, used.length / 8);
+    const fresh = new Calendars(8, 0.5, used.length / 8);
+    expect(arraysOf(reused)).toBe(used);
+    expect(arraysOf(fresh)).not.toBe(used);
+    expect(traffic(reused)).toEqual(traffic(fresh));
+  });
+});
