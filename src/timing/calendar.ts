@@ -67,6 +67,8 @@ export class Calendars {
   private capped = false;
   /** capacity per bucket */
   readonly cap: number;
+  /** the arrays' length when made (release keeps arrays of that length only) */
+  private readonly initialLength: number;
 
   /** the earliest cycle a reservation may still come at (the buckets before it are dropped) */
   get keptFrom(): number {
@@ -94,7 +96,8 @@ export class Calendars {
     this.cap = rate * BUCKET;
     this.unit = 1 / rate;
     this.buckets = initialBuckets;
-    ({ used: this.used, skip: this.skip } = takeArrays(count * initialBuckets));
+    this.initialLength = count * initialBuckets;
+    ({ used: this.used, skip: this.skip } = takeArrays(this.initialLength));
     this.pastActive = new Int32Array(count);
     this.pastTotal = new Float64Array(count);
   }
@@ -164,7 +167,8 @@ export class Calendars {
   /** the launch is over: the arrays serve the next calendars made (takeArrays); nothing may use this one afterwards */
   release(): void {
     const n = this.used.length;
-    if (spareBytes + 8 * n > SPARE_BYTES) return;
+    // grown arrays go to the collector: a new calendar takes arrays of its initial size only
+    if (n !== this.initialLength || spareBytes + 8 * n > SPARE_BYTES) return;
     spareBytes += 8 * n;
     spareUsed.set(n, [...(spareUsed.get(n) ?? []), this.used]);
     spareSkip.set(n, [...(spareSkip.get(n) ?? []), this.skip]);

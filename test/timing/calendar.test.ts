@@ -134,15 +134,23 @@ describe('Calendars arrays', () => {
       for (let k = 0; k < 8; k++) out.push(c.activeCycles(k));
       return out;
     };
-    const first = new Calendars(8, 0.5, 64);
+    // a calendar that grew keeps its arrays from the pool (a new one takes arrays of its initial size only)
+    const grown = new Calendars(8, 0.5, 64);
+    traffic(grown);
+    expect(grown.windowBuckets).toBeGreaterThan(64);
+    const grownArrays = arraysOf(grown);
+    grown.release();
+    // one that did not: a calendar of its size takes its arrays, the next one new ones
+    const first = new Calendars(8, 0.5, 2048);
     traffic(first);
+    expect(first.windowBuckets).toBe(2048);
     const used = arraysOf(first);
     first.release();
-    // a calendar of the first one's size takes its arrays, the next one new ones
-    const reused = new Calendars(8, 0.5, used.length / 8);
-    const fresh = new Calendars(8, 0.5, used.length / 8);
+    const reused = new Calendars(8, 0.5, 2048);
+    const fresh = new Calendars(8, 0.5, 2048);
     expect(arraysOf(reused)).toBe(used);
     expect(arraysOf(fresh)).not.toBe(used);
+    expect(arraysOf(new Calendars(8, 0.5, grownArrays.length / 8))).not.toBe(grownArrays);
     expect(traffic(reused)).toEqual(traffic(fresh));
   });
 });
