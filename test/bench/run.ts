@@ -14,7 +14,8 @@
  * the workloads (7.7 GB before the timing model's state followed what is live).
  * Then `--sample`'s speed-up and worst counter error against the exact run per workload (test/bench/sampled.ts).
  * Then the CLI's fixed cost: a 1-block profile end to end, dev and built (test/bench/startup.ts), and
- * `profile --jobs 2` against one at a time on ten kernels of a file (test/bench/jobs.ts).
+ * `profile --jobs 2` against one at a time on ten kernels of a file (test/bench/jobs.ts), and the HTML
+ * report's drawing time in Chromium (test/bench/htmlRender.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { memoryPeak, resetMemoryPeak, sampleMemory } from '../../src/exec/memoryBudget.js';
@@ -133,6 +134,9 @@ await import('./startup.js');
 
 // both cores for a file's kernels: profile --jobs 1 against 2 (test/bench/jobs.ts)
 await import('./jobs.js');
+
+// the HTML report's drawing time in Chromium, where there is one (test/bench/htmlRender.ts)
+await import('./htmlRender.js');
 
 // issue #43's figures: an 8-PE Jacobi, and the four deadlocks' time to diagnosis (test/bench/multiPe.ts)
 await import('./multiPe.js');
