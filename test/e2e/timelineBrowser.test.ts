@@ -156,7 +156,9 @@ describe.skipIf(!HAVE_CHROMIUM)('program timeline in Chromium', () => {
     await page.close();
   });
 
-  it('a program of thousands of operations is merged to a drawable timeline, the same bytes each time, open in under 2 s', async () => {
+  // how long it takes to draw is a bench figure (test/bench/htmlRender.ts), printed here: a timed
+  // bound fails on a busy machine
+  it('a program of thousands of operations is merged to a drawable timeline, the same bytes each time', async () => {
     const report = await profileFile({ file: 'kernels/launch_overhead.ts', params: { reps: '1', syncs: '50' } });
     const program = report.programs?.[0];
     if (!program) throw new Error('launch_overhead ran no program');
@@ -171,7 +173,7 @@ describe.skipIf(!HAVE_CHROMIUM)('program timeline in Chromium', () => {
     expect(subtitle).toContain(`${items.toLocaleString('en-US')} operations and API calls`);
     expect(subtitle).toMatch(/bars drawn: bars of one row and kind closer than [\d.]+ px are merged/);
     expect(errors).toEqual([]);
-    expect(renderMs).toBeLessThan(2000);
+    console.log(`timeline of ${items.toLocaleString('en-US')} operations and API calls drawn in ${Math.round(renderMs)} ms`);
     await page.screenshot({ path: join(OUT, 'timeline-large.png') });
     await page.close();
   });
