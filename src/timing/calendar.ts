@@ -30,20 +30,22 @@ export const MAX_WINDOW_BUCKETS = 1 << 14;
  * calendars are about 5 MB on the H200, which allocated afresh cost page faults and the collections
  * their external memory set off in every launch. At most SPARE_BYTES are kept.
  */
-const spareUsed = new Map<number, Float32Array<ArrayBuffer>[]>();
-const spareSkip = new Map<number, Int32Array<ArrayBuffer>[]>();
+interface CalendarArrays {
+  used: Float32Array<ArrayBuffer>;
+  skip: Int32Array<ArrayBuffer>;
+}
+const spare = new Map<number, CalendarArrays[]>();
 const SPARE_BYTES = 64 << 20;
 let spareBytes = 0;
 
-function takeArrays(n: number): { used: Float32Array<ArrayBuffer>; skip: Int32Array<ArrayBuffer> } {
-  const used = spareUsed.get(n)?.pop();
-  const skip = spareSkip.get(n)?.pop();
-  if (used === undefined || skip === undefined) return { used: new Float32Array(n), skip: new Int32Array(n) };
+function takeArrays(n: number): CalendarArrays {
+  const a = spare.get(n)?.pop();
+  if (a === undefined) return { used: new Float32Array(n), skip: new Int32Array(n) };
   spareBytes -= 8 * n;
   // as fresh arrays: no use, and a link 0 ("this bucket has room") everywhere
-  used.fill(0);
-  skip.fill(0);
-  return { used, skip };
+  a.used.fill(0);
+  a.skip.fill(0);
+  return a;
 }
 
 export class Calendars {
@@ -170,8 +172,9 @@ export class Calendars {
     // grown arrays go to the collector: a new calendar takes arrays of its initial size only
     if (n !== this.initialLength || spareBytes + 8 * n > SPARE_BYTES) return;
     spareBytes += 8 * n;
-    spareUsed.set(n, [...(spareUsed.get(n) ?? []), this.used]);
-    spareSkip.set(n, [...(spareSkip.get(n) ?? []), this.skip]);
+    const list = spare.get(n) ?? [];
+    list.push({ used: this.used, skip: this.skip });
+    spare.set(n, list);
     this.used = new Float32Array(0);
     this.skip = new Int32Array(0);
     this.buckets = 0;

@@ -600,12 +600,19 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const runningHorizon = (): number => horizonOf(true);
 
   // ---- calendars ----
-  const issueCal = new Calendars(smCount * S, 1, undefined, horizon, runningHorizon);
-  const sfuCal = new Calendars(smCount * S, P.sfuPerCycle, undefined, horizon, runningHorizon);
-  const fp64Cal = new Calendars(smCount * S, P.fp64PerCycle, undefined, horizon, runningHorizon);
-  const lsuCal = new Calendars(smCount, P.lsuPerCycle, undefined, horizon, runningHorizon);
-  const l1Cal = new Calendars(smCount, P.l1SectorsPerCycle, undefined, horizon, runningHorizon);
-  const shCal = new Calendars(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
+  /** every calendar of the launch, for release */
+  const calendars: Calendars[] = [];
+  const calendar = (...args: ConstructorParameters<typeof Calendars>): Calendars => {
+    const c = new Calendars(...args);
+    calendars.push(c);
+    return c;
+  };
+  const issueCal = calendar(smCount * S, 1, undefined, horizon, runningHorizon);
+  const sfuCal = calendar(smCount * S, P.sfuPerCycle, undefined, horizon, runningHorizon);
+  const fp64Cal = calendar(smCount * S, P.fp64PerCycle, undefined, horizon, runningHorizon);
+  const lsuCal = calendar(smCount, P.lsuPerCycle, undefined, horizon, runningHorizon);
+  const l1Cal = calendar(smCount, P.l1SectorsPerCycle, undefined, horizon, runningHorizon);
+  const shCal = calendar(smCount, P.sharedWavefrontsPerCycle, undefined, horizon, runningHorizon);
   /**
    * Shared-access replays (arch sharedReplay, test/fidelity/probes/wavefronts): on the H200
    * a conflict-free STS takes one more wavefront when it meets the data of a 128-bit global load
@@ -629,7 +636,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   const CO_STGN = 4;
   const CO_START = 5;
   const CO_KINDS = 6;
-  const coCal = new Calendars(RP ? smCount * CO_KINDS : 1, 1 << 20, RP ? undefined : 1, horizon, runningHorizon);
+  const coCal = calendar(RP ? smCount * CO_KINDS : 1, 1 << 20, RP ? undefined : 1, horizon, runningHorizon);
   /** per slot: the tally its accesses go to (-1: none) */
   const coKind = new Int8Array(nSlots).fill(-1);
   if (RP)
@@ -666,20 +673,20 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     else meetings[co] = (meetings[co] as number) + x * coCal.usedAt(at + (co === CO_LDG128 ? CO_STS : CO_LDS), t);
     coCal.reserve(at + co, t, amount);
   };
-  const l2Cal = new Calendars(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
-  const dramCal = new Calendars(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
+  const l2Cal = calendar(1, P.l2SectorsPerCycle, undefined, horizon, runningHorizon);
+  const dramCal = calendar(1, P.dramBytesPerCycle, undefined, horizon, runningHorizon);
   // the L2's write-backs, and the fills in their wake, at (dirty room) / l2DirtyTurnover bytes per
   // cycle: only where that is below DRAM's sustained rate (a large persisting set-aside; with a
   // small one the dirty room turns over faster than DRAM could take it, and DRAM is the limit)
   const wbRoom = launch.l2DirtyRoomBytes ?? 0;
   const wbRate = P.l2DirtyTurnover > 0 ? wbRoom / P.l2DirtyTurnover : Infinity;
-  const wbCal = wbRate < P.dramBytesPerCycle ? new Calendars(1, wbRate, undefined, horizon, runningHorizon) : null;
+  const wbCal = wbRate < P.dramBytesPerCycle ? calendar(1, wbRate, undefined, horizon, runningHorizon) : null;
   /**
    * each L2 slice's atomic unit: one operation at a time (memOps.ts atomicOps), so the atomics of all
    * warps on one address serialise there (the H200: 0.73 ns each, test/fidelity/probes/atomics); in
    * operations of atomicOpCycles, an f32/f64 add counting atomicFloatOpCycles / atomicOpCycles
    */
-  const atomCal = new Calendars(Math.max(1, P.l2Slices), 1 / P.atomicOpCycles, undefined, horizon, runningHorizon);
+  const atomCal = calendar(Math.max(1, P.l2Slices), 1 / P.atomicOpCycles, undefined, horizon, runningHorizon);
   const atomWeight = new Float64Array(nSlots).fill(1);
   /**
    * Per slice and SM: the earliest cycle the SM's next atomic there may be served. The unit takes the
@@ -726,8 +733,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     if (k === K_ALU || k === K_FMA || k === K_FP64 || k === K_SFU || k === K_SPECIAL || k === K_CONST || k === K_LDS) hoist[i] = m.opcode === 'CS2R' ? 0 : 1;
     else if (k === K_LDG && m.cls === 'ldg' && !m.opcode.includes('STRONG')) hoist[i] = 1;
   }
-  const linkSmCal = new Calendars(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
-  const linkCal = new Calendars(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const linkSmCal = calendar(smCount, link ? link.smBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const linkCal = calendar(1, link ? link.linkBytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
   const syncDomain = launch.syncDomain ?? null;
   const foreignInFlight = syncDomain ? syncDomain.inFlight : null;
   /** warp cycles at gpu/sys fences, and the part of them spent on other kernels' writes of the domain */
@@ -751,8 +758,8 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
   // proxy thread, IBGDA's NIC) when its call posts it, its bytes the wire; a put lands one latency
   // after the wire and is acknowledged (what quiet waits for) one more later
   const net = link?.network ?? null;
-  const netServer = new Calendars(1, 1, undefined, horizon, runningHorizon);
-  const netWire = new Calendars(1, net ? net.bytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
+  const netServer = calendar(1, 1, undefined, horizon, runningHorizon);
+  const netWire = calendar(1, net ? net.bytesPerNs / cyc(1) : 1, undefined, horizon, runningHorizon);
   const netMessageCycles = net ? cyc(net.messageNs) : 0;
   const netLatencyCycles = net ? cyc(net.latencyNs) : 0;
   /** per slot: the first slot of a peerptr (its call posts its messages there): 1 a thread's call, 2 a warp's, 3 a block's */
@@ -1710,7 +1717,7 @@ export function createTimingModel(arch: Arch, launch: TimingLaunch, params: Timi
     return { ld: Math.round(ld), st: Math.round(RP.stsPerLdg128 * (meetings[CO_LDG128] as number)) };
   };
   const release = (): void => {
-    for (const c of [issueCal, sfuCal, fp64Cal, lsuCal, l1Cal, shCal, coCal, l2Cal, dramCal, wbCal, atomCal, linkSmCal, linkCal, netServer, netWire]) c?.release();
+    for (const c of calendars) c.release();
   };
   return { observer: { issue, issueRun, memory, hostMemory, clockOf, now, atL2, rewind, minRunningClock, sleep, timerNs }, finish, sharedReplays, release };
 }
