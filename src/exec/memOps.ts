@@ -7,7 +7,7 @@ import { KernelFault } from '../errors.js';
 import type { ElemType, Instr, ScalarKind, ScalarType, SourceLoc } from '../ir/types.js';
 import { elemBytes } from '../ir/typesys.js';
 import { Coalescer, distinctLines, idealSectors } from '../memory/coalesce.js';
-import { CHUNK_SHIFT, type Page, PAGE_BYTES } from '../memory/deviceMemory.js';
+import { CHUNK_SHIFT, devicePagesMade, type Page, PAGE_BYTES, UNWRITTEN } from '../memory/deviceMemory.js';
 
 /** module-local copy: imported bindings cost a lookup in the hot loop */
 const PB = PAGE_BYTES;
@@ -111,6 +111,8 @@ interface PageState {
   pageLen: number;
   /** the page is host-mapped memory (Allocation.hostMapped): its requests take the host link */
   host: boolean;
+  /** devicePagesMade() when a load took UNWRITTEN for `cur`: once a page is made, it may be that one */
+  madeAt: number;
   resolve(w: Warp, l: number, addr: number): void;
   misaligned(w: Warp, l: number, addr: number): never;
 }
@@ -263,13 +265,15 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
     pageBase: 0,
     pageLen: -1,
     host: false,
+    madeAt: -1,
     resolve(w: Warp, l: number, addr: number): void {
       const alloc = mem.find(addr, size);
       if (alloc === null) oobFault(env, w, l, addr, size, isLoad ? 'read' : 'write', 'global', i.loc);
       st.host = alloc.hostMapped;
       const off = addr - alloc.base;
       const pageIdx = Math.floor(off / PB);
-      const page: Page = alloc.pages[pageIdx] ?? alloc.page(off);
+      const page: Page = isLoad ? alloc.readPage(off) : (alloc.pages[pageIdx] ?? alloc.page(off));
+      st.madeAt = page === UNWRITTEN ? devicePagesMade() : -1;
       st.cur = page;
       st.pending = page.pending;
       st.arr = page[view];
@@ -287,6 +291,8 @@ export function genGlobalAccess(i: GlobalLd | GlobalSt, index: number, env: Exec
   const run = (w: Warp) => {
     const m = w.mask;
     if (m === 0) return;
+    // a store since made the page this load read as unwritten: find it again
+    if (st.madeAt >= 0 && st.madeAt !== devicePagesMade()) st.pageLen = -1;
     const r = lanesFn(w, m, st, coalescer.sectors, coalescer.byteMasks);
     const n = r >= 0 ? (coalescer.count = r) : coalescer.merge(-r - 1);
     const lanes = popc(m);

@@ -66,6 +66,13 @@ export class Page {
   }
 }
 
+/**
+ * What every page of an allocation without an initialiser (cudaMalloc's) reads as until something
+ * writes it: zeros, shared, never written. A kernel reading memory nobody wrote (family 5's eviction
+ * pass reads 512 MiB) then makes no pages: no memory, page faults or collections for them.
+ */
+export const UNWRITTEN = new Page(new ArrayBuffer(PAGE_BYTES));
+
 /** device pages made so far in this process (the emulator's memory budget checks as they grow) */
 let pagesMade = 0;
 export function devicePagesMade(): number {
@@ -104,6 +111,10 @@ export class Allocation {
       pagesMade++;
     }
     return p;
+  }
+  /** the page holding byte `offset`, to read: UNWRITTEN where no page is made and there is no initialiser */
+  readPage(offset: number): Page {
+    return this.pages[Math.floor(offset / PAGE_BYTES)] ?? (this.init === null ? UNWRITTEN : this.page(offset));
   }
   touchedBytes(): number {
     let n = 0;
