@@ -14,7 +14,8 @@ import { type ReturningAggregation, SCAN, SCAN_RESULT, SCAN_TEST, type ScanStep 
 import { optimize } from './passes.js';
 import type { ExecEnv } from './env.js';
 import { genAtomic, genCpAsync, genGlobalAccess, genL2Line, genSharedAccess, readScalar } from './memOps.js';
-import { REG_ARRAY, type RegArray, RegLayout } from './regFile.js';
+import { launchConstant, launchConstants } from './launchConstants.js';
+import { RegLayout } from './regFile.js';
 import { popc, type Warp } from './warp.js';
 import { genActivemask, genMatch, genRedux, genShfl, genSyncwarp, genVote } from './warpOps.js';
 import { genLocalAccess } from './localOps.js';
@@ -87,51 +88,6 @@ export interface Program {
   joins: Uint8Array;
   /** where the registers live: registers whose value is the same in every lane of every warp of the launch are shared by all warps */
   layout: RegLayout;
-}
-
-/** a register array holding one value in all 32 lanes */
-function constantArray(s: Storage, v: number | bigint): RegArray {
-  const r = new REG_ARRAY[s](32);
-  return r instanceof BigInt64Array ? r.fill(BigInt(v)) : r.fill(Number(v));
-}
-
-/**
- * Registers every lane of every warp holds the same value in: parameters (known before compilation)
- * and launch-constant special registers. One shared array each; the code is laid out knowing them.
- */
-function constantRegisters(kernel: KernelIR, env: ExecEnv): Map<number, RegArray> {
-  const out = new Map<number, RegArray>();
-  const walk = (list: readonly Instr[]): void => {
-    for (const i of list) {
-      if (i.op === 'param') out.set(i.dst, constantArray(storageOf(i.type), env.args[i.name] ?? 0));
-      else if (i.op === 'special') {
-        const v = launchConstant(i.sreg, env);
-        if (v !== null) out.set(i.dst, constantArray(storageOf(i.type), v));
-      } else if (i.op === 'if') {
-        walk(i.then);
-        if (i.else) walk(i.else);
-      } else if (i.op === 'loop') {
-        walk(i.head);
-        walk(i.body);
-      }
-    }
-  };
-  walk(kernel.body);
-  return out;
-}
-
-/** special registers that are constants of the launch (blockDim, gridDim, dynamic shared base) */
-function launchConstant(sreg: SpecialReg, env: ExecEnv): number | null {
-  switch (sreg) {
-    case 'ntid.x': return env.block[0];
-    case 'ntid.y': return env.block[1];
-    case 'ntid.z': return env.block[2];
-    case 'nctaid.x': return env.grid[0];
-    case 'nctaid.y': return env.grid[1];
-    case 'nctaid.z': return env.grid[2];
-    case 'dynsmem': return env.dynamicSharedBase;
-    default: return null;
-  }
 }
 
 interface Slot {
@@ -464,8 +420,9 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
   const kernel = optimized ?? optimize(built);
   const slots: Slot[] = [];
   const storages = kernel.regs.map((r) => storageOf(r.type));
-  const constants = constantRegisters(kernel, env);
-  const layout = new RegLayout(storages, constants, registerPlaces(kernel, storages, (r) => constants.has(r)));
+  const constants = launchConstants(kernel, env);
+  const layout = new RegLayout(storages, constants.arrays, registerPlaces(kernel, storages, (r) => constants.arrays.has(r)));
+  constants.evaluate(layout);
   const c = env.counters;
   const meta = (i: Instr, counted = true, opcode?: string, cls?: InstrClass): InstrMeta => {
     const k = classify(i);
@@ -554,6 +511,11 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
 
   const lowerOne = (i: Instr, tail: boolean): void => {
     const index = slots.length;
+    // arithmetic on launch constants alone: its shared register was filled once (launchConstants.ts)
+    if (constants.derived.has(i)) {
+      emit(NOOP, meta(i));
+      return;
+    }
     const arith = genArith(i, layout);
     if (arith) {
       (slots[emit(arith, meta(i))] as Slot).arith = i;
