@@ -125,22 +125,35 @@ const STORED: Record<Storage, (e: string) => string> = {
   i64: (e) => `BigInt.asIntN(64, ${e})`,
 };
 
+/** where a fused statement's store goes (Gen.set): a character no generated text has otherwise */
+const STORE_MARK = '\u0001';
+const STORE_MARKS = /\u0001(\d+)\u0001/g;
+
 class Gen {
   private readonly refs: RegRefs;
   /** in a fused run: registers whose lane-`l` value an earlier statement holds in a local */
   private readonly locals = new Map<number, string>();
   private next = 0;
+  /** registers read from the register file, not from a local of an earlier statement */
+  private readonly fileReads = new Set<number>();
+  /** in a fused run: the stores of results into the register file, each left out where nothing reads it there */
+  private readonly stores: { reg: number; code: string }[] = [];
   constructor(
     private readonly layout: RegLayout,
     /** statements of one fused run share the lane loop: results stay in locals for the next ones */
     private readonly fused = false,
+    /** registers no instruction outside the run reads: their results need no store if the run reads them from locals only */
+    private readonly runLocal: (r: number) => boolean = () => false,
   ) {
     this.refs = new RegRefs(layout);
   }
   /** an expression for lane `l` of operand o */
   lane(o: Operand): string {
     if ('imm' in o) return literal(o.imm, o.type);
-    return this.locals.get(o.reg) ?? this.refs.lane(o.reg, 'l');
+    const local = this.locals.get(o.reg);
+    if (local !== undefined) return local;
+    this.fileReads.add(o.reg);
+    return this.refs.lane(o.reg, 'l');
   }
   /** the statement writing `e` to lane `l` of register `reg` (`masked`: only where the warp's mask has the lane) */
   set(reg: number, e: string, masked: boolean): string {
@@ -152,7 +165,9 @@ class Gen {
       return `if (((m >>> l) & 1) !== 0) { ${dst} = ${e}; }`;
     }
     const t = `t${this.next++}`;
-    const stmt = `const ${t} = ${STORED[this.layout.storages[reg] as Storage](e)}; ${dst} = ${t};`;
+    // the store's place is marked; fn() puts it in unless nothing reads the register from the file
+    const stmt = `const ${t} = ${STORED[this.layout.storages[reg] as Storage](e)}; ${STORE_MARK}${this.stores.length}${STORE_MARK}`;
+    this.stores.push({ reg, code: `${dst} = ${t};` });
     this.locals.set(reg, t);
     return stmt;
   }
@@ -162,6 +177,7 @@ class Gen {
       const v = BigInt.asIntN(64, typeof o.imm === 'bigint' ? o.imm : BigInt(Math.trunc(o.imm)));
       return [numLit(Number(BigInt.asIntN(32, v))), numLit(Number(BigInt.asIntN(32, v >> 32n)))];
     }
+    this.fileReads.add(o.reg);
     return this.refs.halves(o.reg, 'l');
   }
   /**
@@ -175,7 +191,11 @@ class Gen {
     const s = `{ ${pre} const lo = ${lo}, hi = ${hi}; ${dl} = lo; ${dh} = hi; }`;
     return this.fused && masked ? `if (((m >>> l) & 1) !== 0) ${s}` : s;
   }
-  fn(loopBody: string, masked: boolean): Exec {
+  fn(statements: string, masked: boolean): Exec {
+    const loopBody = statements.replace(STORE_MARKS, (_, n: string) => {
+      const st = this.stores[Number(n)] as { reg: number; code: string };
+      return this.runLocal(st.reg) && !this.fileReads.has(st.reg) ? '' : st.code;
+    });
     const loop = this.fused
       ? `const m = w.mask; for (let l = 0; l < 32; l++) { ${loopBody} }`
       : masked
@@ -501,10 +521,12 @@ export function genArith(i: Instr, layout: RegLayout): Exec | null {
  * One function for a straight run of arithmetic instructions (isArith), with one lane loop: each lane
  * goes through the run in order. The same as running them one after another, as every one reads and
  * writes only its own lane; a result is kept in a local for the statements after it, as the register's
- * typed array would hold it.
+ * typed array would hold it. A result that only statements of the run read (`runLocal`: the caller
+ * knows no instruction outside the run reads the register, and no jump enters the run between) is not
+ * stored at all: most of a run's results are such temporaries (an address's parts, a condition's).
  */
-export function genArithRun(run: readonly Instr[], layout: RegLayout): Exec {
-  const g = new Gen(layout, true);
+export function genArithRun(run: readonly Instr[], layout: RegLayout, runLocal?: (r: number) => boolean): Exec {
+  const g = new Gen(layout, true, runLocal);
   return g.fn(run.map((i) => statement(i, g)).join(' '), false);
 }
 

@@ -8,6 +8,7 @@ import { fenceSlots, genGlobalTimer, genInvalidateL1, genNanosleep, type MemMode
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';
 import { registerPlaces } from './regAlloc.js';
+import { defsAndReaders, readsOf } from '../ir/regUse.js';
 import { wideChoices, wideExtras } from './wideInt.js';
 import { iselChoices } from './isel.js';
 import { type ReturningAggregation, SCAN, SCAN_RESULT, SCAN_TEST, type ScanStep } from './atomicAggregation.js';
@@ -907,6 +908,20 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
       };
     });
 
+  /**
+   * The registers of a run that no instruction outside it reads: defined in it (once: not a k.let()
+   * variable) and read only by its later instructions. A run is entered only at its first slot (a jump
+   * lands after a slot that is not fusable: a branch, a join, a loop's entry; a turn that ends in the
+   * middle ran the slots one by one, storing everything), so its results are not read from the file
+   * where the run left them out.
+   */
+  const { defs, readers } = defsAndReaders(kernel);
+  const runLocals = (instrs: readonly Instr[]): ((r: number) => boolean) => {
+    const inRun = new Set(instrs);
+    const reads = new Map<number, number>();
+    for (const x of instrs) for (const r of readsOf(x)) reads.set(r, (reads.get(r) ?? 0) + 1);
+    return (r) => inRun.has(defs.get(r) as Instr) && reads.get(r) === readers.get(r);
+  };
   const runLength = new Uint8Array(slots.length);
   const runFns: (Exec | null)[] = slots.map(() => null);
   const fusable = (x: Slot): boolean => x.arith !== undefined || (x.fn === NOOP && FUSABLE_NOOP.has(x.meta.cls));
@@ -921,7 +936,7 @@ export function compile(built: KernelIR, env: ExecEnv, optimized?: KernelIR): Pr
     if (e - s >= 2) {
       const instrs = slots.slice(s, e).flatMap((x) => (x.arith ? [x.arith] : []));
       runLength[s] = e - s;
-      runFns[s] = instrs.length > 0 ? genArithRun(instrs, layout) : NOOP;
+      runFns[s] = instrs.length > 0 ? genArithRun(instrs, layout, runLocals(instrs)) : NOOP;
     }
     s = Math.max(e, s + 1);
   }
