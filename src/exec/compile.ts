@@ -3,7 +3,7 @@
  * instructions that drive each warp's reconvergence stack, and every instruction becomes one closure
  * (arithmetic ones generated JavaScript, see codegen.ts). Compiled once per launch.
  */
-import type { Instr, KernelIR, MemScope, Operand, SpecialReg, Storage } from '../ir/types.js';
+import type { Instr, KernelIR, MemScope, Operand, SpecialReg } from '../ir/types.js';
 import { fenceSlots, genGlobalTimer, genInvalidateL1, genNanosleep, type MemModelRole, semSlots, strongOpcode, syncScope, withTimedVisibility } from './memoryModel.js';
 import { elemBytes, isFloat, storageOf } from '../ir/typesys.js';
 import { type Exec, genArith, genArithRun } from './codegen.js';

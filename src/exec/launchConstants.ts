@@ -4,7 +4,7 @@
  * arithmetic on them alone (an address's parameter times a constant, a bound cast to 64 bits). Each is
  * one array shared by all warps, computed once when the launch is compiled: its instructions still
  * count and take their time, but execute nothing (compile.ts). Computed once per lane per warp, a
- * kernel's parameter arithmetic was a good part of its interpreted arithmetic (family 5's loops).
+ * loop's tests of its parameters were a good part of its interpreted arithmetic (the wavefront probe's).
  */
 import type { Instr, KernelIR, SpecialReg, Storage } from '../ir/types.js';
 import { readsOf, writesOf } from '../ir/regUse.js';
