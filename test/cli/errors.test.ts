@@ -81,6 +81,11 @@ describe('warpsight CLI errors', () => {
     expect(r.code).toBe(2);
     expect(oneLineError(r)).toBe("error: unknown command 'profil\\x1b[31m'; the commands are bench, check, compare, help, kernels, occupancy, profile, report, validate (warpsight --help)");
   });
+  it('a command that takes no arguments given one: says so, not that the command is unknown', () => {
+    const r = cli('kernels', 'kernels/streams.ts');
+    expect(r.code).toBe(2);
+    expect(oneLineError(r)).toBe("error: unexpected argument 'kernels/streams.ts': 'kernels' takes no arguments, only flags (warpsight kernels --help)");
+  });
   it('a missing kernel file', () => {
     expect(oneLineError(cli('profile', 'kernels/nope.ts'))).toBe('error: kernel file not found: kernels/nope.ts; give the path of a .ts kernel file (see `warpsight kernels`)');
   });

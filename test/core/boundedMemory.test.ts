@@ -2,13 +2,15 @@
  * The emulator's memory follows what is live, not how long a kernel runs (issue 38): with the timing
  * model on, a two-warp runaway loop used to reach 16.5 GB before its runaway error, and a loop of 16 M
  * warp instructions needed 7.7 GB. Each profile runs in a child process (test/fixtures/peakRss.ts),
- * whose peak resident set is the profile's own.
+ * whose peak resident set is the profile's own. The runaway loops run to a budget of 10 M instructions
+ * per warp (a fifth of the default: 3.3 GB at the old 330 B per instruction, the same error path).
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 const MiB = 1024;
 const GB_IN_KIB = 1e9 / 1024;
+const BUDGET = 10_000_000;
 
 function peak(file: string, ...params: string[]): { instructions?: number; error?: string; maxRssKiB: number } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/peakRss.ts', file, ...params], { encoding: 'utf8', timeout: 300_000 });
@@ -18,17 +20,17 @@ function peak(file: string, ...params: string[]): { instructions?: number; error
 }
 
 describe('bounded memory with the timing model on', () => {
-  it('a two-warp runaway loop reaches its runaway error (50 M instructions per warp) in under 1 GB', () => {
-    const r = peak('test/fixtures/runaway_two_warps.ts');
+  it('a two-warp runaway loop reaches its runaway error (10 M instructions per warp) in under 1 GB', () => {
+    const r = peak('test/fixtures/runaway_two_warps.ts', `max=${BUDGET}`);
     expect(r.error).toMatch(
-      /runaway_two_warps\.ts:15: runaway loop: warp 0 of block \(0,0,0\) in kernel 'runaway_two_warps' executed more than 50,000,000 instructions without finishing; fix the loop condition or raise --max-warp-instructions$/,
+      /runaway_two_warps\.ts:15: runaway loop: warp 0 of block \(0,0,0\) in kernel 'runaway_two_warps' executed more than 10,000,000 instructions without finishing; fix the loop condition or raise --max-warp-instructions$/,
     );
     expect(r.maxRssKiB).toBeLessThan(GB_IN_KIB);
   });
 
   it('a warp counting for ever while its sibling waits at a barrier reaches the runaway error in under 1 GB', () => {
-    const r = peak('test/fixtures/runaway_barrier.ts');
-    expect(r.error).toMatch(/runaway_barrier\.ts:15: runaway loop: warp 0 of block \(0,0,0\) in kernel 'runaway_barrier' executed more than 50,000,000 instructions without finishing/);
+    const r = peak('test/fixtures/runaway_barrier.ts', `max=${BUDGET}`);
+    expect(r.error).toMatch(/runaway_barrier\.ts:15: runaway loop: warp 0 of block \(0,0,0\) in kernel 'runaway_barrier' executed more than 10,000,000 instructions without finishing/);
     expect(r.maxRssKiB).toBeLessThan(GB_IN_KIB);
   });
 

@@ -103,10 +103,12 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
   });
 
   it('a 9-launch program: a chart of any metric across launches, navigation, folded launches, no wider than the window', async () => {
-    // the L2-persistence sweep of the issue (launches 0-8: 4 x pass1/pass2, evict), counters only
+    // nine launches whose L2 hit rate climbs (each re-reads what the one before read, and 512 KiB more)
     const { profileFile } = await import('../../src/profile.js');
-    const report = await profileFile({ file: 'kernels/l2_persistence.ts', kernel: 'l2_plain', cacheControl: 'none', timing: false });
+    const report = await profileFile({ file: 'test/fixtures/reread_sweep.ts', cacheControl: 'none' });
     expect(report.kernels).toHaveLength(9);
+    const hitRates = report.kernels.map((k) => Number(k.metrics['lts__t_sector_hit_rate.pct']));
+    expect(hitRates[8]).toBeGreaterThan(hitRates[0]! + 50);
     const { page, errors, requests } = await open(report, 'program');
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
