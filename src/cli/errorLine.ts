@@ -21,7 +21,14 @@ export function errorLine(err: unknown): { message: string; exit: number } {
   if (e.oclif?.exit === 2 && err instanceof Error) {
     const lines = err.message.split('\n').map((l) => l.trim());
     const end = lines.findIndex((l) => l.startsWith('See more help') || l.startsWith('Note:'));
-    return { message: `${escapeControl((end < 0 ? lines : lines.slice(0, end)).filter(Boolean).join(' '))} (see --help)`, exit: EXIT.USAGE };
+    const text = (end < 0 ? lines : lines.slice(0, end))
+      .filter(Boolean)
+      .join(' ')
+      // oclif's wording, as the other messages put it: the flag first, with its dashes
+      .replace(/^The following errors? occurred: /, '')
+      .replace(/Missing required flag ([\w-]+)/g, 'missing required flag --$1')
+      .replace(/^Parsing (--[\w-]+) Expected/, '$1: expected');
+    return { message: `${escapeControl(text)} (see --help)`, exit: EXIT.USAGE };
   }
   // a file-system error that escaped its command's own handling still names its path
   if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && typeof e.path === 'string') {
