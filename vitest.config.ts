@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
 import { defineConfig } from 'vitest/config';
+
+// the global setup (test/setup/fidelityReports.ts) runs in this process, as a module of Node's own
+// like the tests (experimental.viteModuleRunner below): TypeScript through tsx's loader here too
+register();
 
 // Two projects: the unit tests, and the fidelity tests against the H200's ncu numbers, whose
 // full-size profiles are made once up front (test/setup/fidelityReports.ts).
