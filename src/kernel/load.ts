@@ -4,10 +4,11 @@
  *
  * The import runs the file's top-level code in this thread (its definitions hold closures, which no
  * other thread could hand back), so a file whose top level never ends would hang `profile`, and
- * `kernels --dir` for the whole folder. A watchdog thread ends such an import after a time limit:
- * it stops this thread's JavaScript through the inspector (Runtime.terminateExecution, which V8
- * accepts from another thread while this one is busy) and says so by a message; the import's promise
- * is then left unsettled and the load fails with a located error instead, and the process goes on.
+ * `kernels --dir` for the whole folder. Such an import ends after a time limit with a located error
+ * (the import's promise left unsettled, the process going on): by this thread's own timer when it is
+ * free (the import waits on a compile or a file), and when the file's code keeps it busy, by a
+ * watchdog thread that stops its JavaScript through the inspector (Runtime.terminateExecution, which
+ * V8 accepts from another thread while this one is busy) and says so by a message.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,24 +31,28 @@ function collect(value: unknown, out: Definition[]): void {
   else if (isDefinition(value) && !out.includes(value)) out.push(value);
 }
 
-async function importFile(abs: string): Promise<Record<string, unknown>> {
-  // the built CLI: compiled in this thread when it can be (bundle.ts), the stack traces source-mapped
+/**
+ * What to import for the file: the built CLI's compilation of it (bundle.ts) when one can be made,
+ * else the file itself, through the hooks (tsx for .ts under plain Node, and `import ... from
+ * 'warpsight'` from any folder: resolve.ts)
+ */
+async function importable(abs: string): Promise<string> {
   if (!runningFromSource) {
     const url = await bundledKernel(abs, apiModuleUrl());
     if (url !== null) {
+      // the stack traces source-mapped, onto the lines the user wrote
       process.setSourceMapsEnabled(true);
-      return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+      return url;
     }
   }
-  // tsx for .ts under plain Node, and `import ... from 'warpsight'` from any folder (resolve.ts)
   await registerKernelLoader();
-  return (await import(/* @vite-ignore */ pathToFileURL(abs).href)) as Record<string, unknown>;
+  return pathToFileURL(abs).href;
 }
 
 /**
- * How long a kernel file's import may run (its top-level code, tsx's compile included): a bundled
- * file imports in well under a second on a loaded two-core machine. WARPSIGHT_IMPORT_TIMEOUT_MS
- * overrides it (tests; 0 turns the watchdog off).
+ * How long a kernel file's import may run (its top-level code, and tsx's compile where the hooks load
+ * it; the built CLI's compile comes before and is not counted): a file imports in well under a second
+ * on a loaded two-core machine. WARPSIGHT_IMPORT_TIMEOUT_MS overrides it (tests; 0 turns the limit off).
  */
 export const IMPORT_TIMEOUT_MS = 10_000;
 
@@ -58,8 +63,8 @@ function importTimeoutMs(): number {
 }
 
 /**
- * The watchdog thread (CommonJS, run by `eval`): waits on a shared flag for the import to finish; if
- * the time runs out first, claims the flag (2), stops the main thread's JavaScript and tells it.
+ * The watchdog thread (CommonJS, run by `eval`): waits on a shared flag for the import to finish (1);
+ * if the time runs out first, claims the flag (2), stops the main thread's JavaScript and tells it.
  * Without an inspector (a Node built without one) there is no watchdog: the import just runs.
  */
 const WATCHDOG = `
@@ -80,28 +85,37 @@ if (Atomics.wait(flag, 0, 0, workerData.ms) === 'timed-out' && Atomics.compareEx
 `;
 
 /**
- * import the file, ending it after `ms` with a located error. The watchdog must reach the process's
- * main thread, so only there is it armed (vitest runs test files in forks: main threads). If the
- * import finishes in the very instant the watchdog fires (flag already 2), the termination may land
- * in whatever JavaScript runs next; the window is microseconds wide at the end of the limit.
+ * import `url` (the file `file`), ending it after `ms` with a located error. A termination must only
+ * reach a main thread that is running the file's code: one that is free would take it in whatever
+ * JavaScript runs next -- the watchdog's own message handler among them, and the load would hang (a
+ * compile slower than the limit on a loaded machine did: 2 runs of 6). So this thread's timer ends
+ * the import when it fires (the thread was free to run it), and the watchdog waits twice the limit,
+ * by which time a free thread has claimed the flag: the watchdog fires only into busy code. Only the
+ * process's main thread has a watchdog (vitest runs test files in forks: main threads).
  */
-async function importWithin(abs: string, file: string, ms: number): Promise<Record<string, unknown>> {
-  if (!isMainThread || ms <= 0) return importFile(abs);
+async function importWithin(url: string, file: string, ms: number): Promise<Record<string, unknown>> {
+  const load = async (): Promise<Record<string, unknown>> => (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+  if (!isMainThread || ms <= 0) return load();
   const sab = new SharedArrayBuffer(4);
   const flag = new Int32Array(sab);
-  const dog = new Worker(WATCHDOG, { eval: true, workerData: { sab, ms } });
-  const timedOut = new Promise<never>((_, reject) =>
-    dog.once('message', () =>
+  const dog = new Worker(WATCHDOG, { eval: true, workerData: { sab, ms: 2 * ms } });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    const fail = (): void =>
       reject(
         new UserError(
           `${file}: importing the kernel file did not finish within ${ms / 1000} s: its top-level code (outside the kernels' body, setup and check) loops forever or runs too long; fix the loop, or move the work into a kernel's setup`,
         ),
-      ),
-    ),
-  );
+      );
+    timer = setTimeout(() => {
+      if (Atomics.compareExchange(flag, 0, 0, 1) === 0) fail();
+    }, ms);
+    dog.once('message', fail);
+  });
   try {
-    return await Promise.race([importFile(abs), timedOut]);
+    return await Promise.race([load(), timedOut]);
   } finally {
+    clearTimeout(timer);
     Atomics.compareExchange(flag, 0, 0, 1);
     Atomics.notify(flag, 0);
     // awaited: a watchdog still connected to the inspector at exit makes Node print "Waiting for the debugger to disconnect..."
@@ -114,7 +128,7 @@ export async function loadDefinitions(file: string): Promise<Definition[]> {
   if (!existsSync(abs) || !statSync(abs).isFile()) throw new UserError(`kernel file not found: ${file}; give the path of a .ts kernel file (see \`warpsight kernels\`)`);
   let mod: Record<string, unknown>;
   try {
-    mod = await importWithin(abs, file, importTimeoutMs());
+    mod = await importWithin(await importable(abs), file, importTimeoutMs());
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(describeLoadError(e, file));

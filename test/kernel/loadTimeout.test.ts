@@ -1,6 +1,7 @@
 /**
- * A kernel file whose top-level code never ends (test/fixtures/import_forever.ts) ends with a located
- * `error:` line after the import time limit, through the real CLI, instead of hanging (issue 38);
+ * A kernel file whose top-level code never ends (test/fixtures/import_forever.ts), or waits past the
+ * limit (import_waits.ts), ends with a located `error:` line after the import time limit, through the
+ * real CLI, instead of hanging (issue 38);
  * `kernels --dir` over a folder with such a file ends the same way. Normal files load as before.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,12 @@ describe('kernel-file import under a time limit', () => {
     expect(r.stderr.trim()).toBe(
       "error: test/fixtures/import_forever.ts: importing the kernel file did not finish within 1.5 s: its top-level code (outside the kernels' body, setup and check) loops forever or runs too long; fix the loop, or move the work into a kernel's setup",
     );
+  });
+
+  it('profile: an import that waits (the thread free, not busy) past the limit ends the same way', () => {
+    const r = cli(['profile', 'test/fixtures/import_waits.ts'], 1500);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^error: test\/fixtures\/import_waits\.ts: importing the kernel file did not finish within 1\.5 s/);
   });
 
   it('kernels --dir: the folder with such a file ends instead of hanging', () => {
