@@ -1,11 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
 import { defineConfig } from 'vitest/config';
-
-// the global setup (test/setup/fidelityReports.ts) runs in this process, as a module of Node's own
-// like the tests (experimental.viteModuleRunner below): TypeScript through tsx's loader here too
-register();
 
 // Two projects: the unit tests, and the fidelity tests against the H200's ncu numbers, whose
 // full-size profiles are made once up front (test/setup/fidelityReports.ts).
@@ -22,12 +17,6 @@ export default defineConfig({
     // fidelity tests 43 vs 49 s on two cores). Tests must not lean on a fresh module: a mock or a
     // spy is restored after its test (afterEach vi.restoreAllMocks), nothing is left in process.env
     isolate: false,
-    // the test files and the profiler run as Node's own modules, through tsx's loader as the dev CLI
-    // runs, not through Vite's module runner: its rewritten imports (every call into another module a
-    // property lookup) made in-process profiles about a third slower. Nothing mocks modules (no
-    // vi.mock), which Node 20 could not do without Vite's runner.
-    experimental: { viteModuleRunner: false, nodeLoader: false },
-    execArgv: ['--import', 'tsx'],
     testTimeout: 120_000,
     // the tests see the same environment on a developer's machine and in CI: with CI set, profile
     // prints a plain progress line per launch on stderr, which tests of the one-error-line contract

@@ -42,10 +42,9 @@ export function apiModuleUrl(): string {
 export const runningFromSource = import.meta.url.endsWith('.ts');
 
 /**
- * whether the test runner resolves the kernel files' imports (the sources under vitest, whose resolver
- * maps `warpsight` to src/api.ts: vitest.config.ts): VITEST alone does not say so, a process started
- * from the build inherits it when a test runner spawns the CLI (a user's tests, or ours), and it loads
- * kernel files itself
+ * whether vite imports the kernel files (the sources under vitest): VITEST alone does not say so, a
+ * process started from the build inherits it when a test runner spawns the CLI (a user's tests, or
+ * ours), and it loads kernel files itself
  */
 const underVite = runningFromSource && process.env.VITEST !== undefined;
 

@@ -19,20 +19,10 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(OUT, { recursive: true });
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
   });
-  // the tests run through tsx (vitest.config.ts), whose esbuild keeps function names by wrapping
-  // functions in a `__name(...)` call: a test's function handed to page.evaluate or $eval carries that
-  // call into the page, where it is given as the identity it is
-  const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (options) => {
-    const page = await newPage(options);
-    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-    return page;
-  };
-  return browser;
 }
 
 export interface Opened {
